@@ -1,0 +1,60 @@
+/* Octal games 0.d1 d2 ... d8 and Grundy's game.
+ *
+ * Digit d_k, bit 1: remove k tokens when that empties the heap; bit 2: remove
+ * k and leave one non-empty heap; bit 4: remove k and split the rest into two
+ * non-empty heaps.
+ *
+ * Periodicity certificate (Winning Ways; as used by CGSuite): with t the
+ * largest k whose digit is non-zero, if g(n + p) = g(n) for all n with
+ * s <= n < N and N >= max(2s + 2p + t - 1, p + t + 1), then g(n + p) = g(n)
+ * for all n >= s. Solvers compute values until this holds. */
+#ifndef GRUNDY_OCTAL_H
+#define GRUNDY_OCTAL_H
+
+#include <stdint.h>
+
+#include "grundy/budget.h"
+#include "grundy/heap.h"
+#include "grundy/seq.h"
+#include "grundy/status.h"
+
+#define GR_OCTAL_MAX_DIGITS 8
+
+typedef struct gr_octal_code {
+    uint8_t digit[GR_OCTAL_MAX_DIGITS + 1]; /* digit[k] for k = 1 .. t; digit[0] is 0 */
+    unsigned t;                             /* largest k with digit[k] != 0 (>= 1) */
+} gr_octal_code;
+
+/* Parses "0.d1d2..." (1 to 8 digits, each 0-7, at least one non-zero;
+ * trailing zeros allowed). GR_EINVAL otherwise. */
+gr_status gr_octal_parse(const char *text, gr_octal_code *code);
+
+/* Writes the canonical text "0.d1..dt" (at most 11 bytes with the NUL). */
+void gr_octal_format(const gr_octal_code *code, char buf[16]);
+
+/* Computes g(0), g(1), ... until the periodicity certificate holds or
+ * max_values values are known. Succeeds (GR_OK) when a period is certified,
+ * or when g(0 .. need) are known; otherwise GR_EBOUND when max_values was
+ * reached, GR_ELIMIT when the budget ran out. GR_ERANGE when a value would
+ * reach 65535. On error *out is zeroed. Free with gr_seq_free. */
+gr_status gr_octal_solve(const gr_octal_code *code, uint64_t need, uint64_t max_values,
+                         gr_budget *b, gr_seq *out);
+
+/* Finds a move from heap n to a position of value `target` (the XOR of the
+ * heaps it leaves), using s from gr_octal_solve for the same code.
+ * Heaps past s->count need s->periodic; the search then costs O(preperiod +
+ * period) per splitting digit, not O(n). GR_EINVAL when no move reaches
+ * target, GR_EBOUND when a needed value is unknown. */
+gr_status gr_octal_move(const gr_octal_code *code, const gr_seq *s, uint64_t n,
+                        uint16_t target, gr_heap_move *move);
+
+/* Grundy's game: split one heap into two non-empty heaps of different
+ * sizes. Computes g(0 .. need) (never periodic: none is known). GR_ELIMIT when
+ * the budget runs out. Free with gr_seq_free. */
+gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out);
+
+/* A split of heap n < s->count into two unequal heaps whose values XOR to
+ * target. GR_EINVAL when none exists, GR_EBOUND when n >= s->count. */
+gr_status gr_grundys_move(const gr_seq *s, uint64_t n, uint16_t target, gr_heap_move *move);
+
+#endif

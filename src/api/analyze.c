@@ -1,0 +1,137 @@
+#include "api/analyze.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+
+static int read_convention(gr_query *q, const gr_game *game)
+{
+    const cJSON *c = gr_q_get(q, "convention");
+    if (!c || cJSON_IsNull(c))
+        return 0;
+    if (!cJSON_IsString(c))
+        return gr_fail(q->err, 422, "invalid_field", "convention",
+                       "\"convention\" must be \"normal\" or \"misere\"");
+    if (strcmp(c->valuestring, "normal") == 0)
+        return 0;
+    if (strcmp(c->valuestring, "misere") != 0 && strcmp(c->valuestring, "mis\xc3\xa8re") != 0)
+        return gr_fail(q->err, 422, "invalid_field", "convention",
+                       "\"convention\" must be \"normal\" or \"misere\"");
+    if (!game->misere)
+        return gr_fail(q->err, 422, "unsupported_convention", "convention",
+                       "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
+                       "hold under misere play, and only nim has its own misere theory here; "
+                       "use \"convention\": \"normal\"", game->name);
+    q->misere = true;
+    return 0;
+}
+
+static int read_game(gr_query *q, const gr_game **out)
+{
+    const cJSON *g = gr_q_get(q, "game");
+    if (!g)
+        return gr_fail(q->err, 422, "missing_field", "game",
+                       "the field \"game\" is required; see GET /v1/games or the README for the list");
+    if (!cJSON_IsString(g))
+        return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
+    *out = gr_game_find(g->valuestring);
+    if (*out)
+        return 0;
+    char name[48];
+    gr_printable(g->valuestring, name, sizeof name);
+    return gr_fail(q->err, 422, "unknown_game", "game",
+                   "unknown game \"%s\"; use one of nim, subtraction, staircase, wythoff, "
+                   "fibonacci, divisor, octal, grundys_game, graph", name);
+}
+
+static void free_answer(gr_answer *a)
+{
+    cJSON_Delete(a->components);
+    cJSON_Delete(a->move);
+    cJSON_Delete(a->next);
+    memset(a, 0, sizeof *a);
+}
+
+static cJSON *take_or_null(cJSON **item)
+{
+    cJSON *v = *item ? *item : cJSON_CreateNull();
+    *item = NULL;
+    return v;
+}
+
+/* Moves the answer into a response object in the contract's key order. */
+static char *render(gr_query *q, const gr_game *game)
+{
+    gr_answer *a = &q->ans;
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON_AddStringToObject(root, "game", game->name);
+    cJSON_AddStringToObject(root, "convention", q->misere ? "misere" : "normal");
+    cJSON_AddStringToObject(root, "winner", a->winner);
+    if (a->grundy_known)
+        gr_json_add_u64(root, "grundy", a->grundy);
+    else
+        cJSON_AddNullToObject(root, "grundy");
+    cJSON_AddItemToObject(root, "components",
+                          a->components ? take_or_null(&a->components) : cJSON_CreateArray());
+    cJSON_AddItemToObject(root, "move", take_or_null(&a->move));
+    cJSON_AddItemToObject(root, "next", take_or_null(&a->next));
+    cJSON_AddStringToObject(root, "explanation", a->explanation.buf);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
+{
+    out->status = e->status;
+    out->body = gr_error_json(e);
+    out->len = out->body ? strlen(out->body) : 0;
+}
+
+static int answer_query(gr_query *q, const gr_game **game)
+{
+    if (!cJSON_IsObject(q->obj))
+        return gr_fail(q->err, 422, "invalid_query", "",
+                       "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
+    if (read_game(q, game) || read_convention(q, *game))
+        return -1;
+    if ((*game)->analyze(q))
+        return -1;
+    if (q->ans.winner && strcmp(q->ans.winner, "second") == 0 && (q->ans.move || q->ans.next)) {
+        cJSON_Delete(q->ans.move);
+        cJSON_Delete(q->ans.next);
+        q->ans.move = q->ans.next = NULL;
+    }
+    return 0;
+}
+
+void gr_api_analyze(const gr_limits *limits, const char *body, size_t len, gr_reply *out)
+{
+    gr_api_error err = { 0 };
+    gr_json_doc doc;
+    if (gr_json_parse(body, len, &doc, &err) != 0) {
+        gr_api_error_reply(&err, out);
+        return;
+    }
+    gr_query q = { .doc = &doc, .obj = doc.root, .limits = limits,
+                   .budget = gr_budget_make(limits->budget), .err = &err };
+    const gr_game *game = NULL;
+    if (answer_query(&q, &game) != 0) {
+        free_answer(&q.ans);
+        gr_json_free(&doc);
+        gr_api_error_reply(&err, out);
+        return;
+    }
+    out->status = 200;
+    out->body = render(&q, game);
+    out->len = out->body ? strlen(out->body) : 0;
+    free_answer(&q.ans);
+    gr_json_free(&doc);
+    if (!out->body) {
+        gr_fail(&err, 503, "overloaded", "", "out of memory rendering the answer; retry later");
+        gr_api_error_reply(&err, out);
+    }
+}

@@ -1,0 +1,22 @@
+/* The whole request path shared by the daemon and the CLI: bytes of one
+ * query in, status and bytes of one answer (or error) out. */
+#ifndef GRUNDY_API_ANALYZE_H
+#define GRUNDY_API_ANALYZE_H
+
+#include <stddef.h>
+
+#include "api/query.h"
+
+typedef struct gr_reply {
+    int status;  /* HTTP status */
+    char *body;  /* malloc'd JSON, or NULL when even the error could not be rendered */
+    size_t len;
+} gr_reply;
+
+/* Answers one query. Never fails: errors become error bodies. */
+void gr_api_analyze(const gr_limits *limits, const char *body, size_t len, gr_reply *out);
+
+/* Renders an error reply (used by the server for 404, 405, 413, ...). */
+void gr_api_error_reply(const gr_api_error *e, gr_reply *out);
+
+#endif

@@ -1,0 +1,70 @@
+#include "api/error.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int gr_fail(gr_api_error *e, int status, const char *code, const char *field,
+            const char *fmt, ...)
+{
+    va_list ap;
+    e->status = status;
+    e->code = code;
+    snprintf(e->field, sizeof e->field, "%s", field ? field : "");
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *what)
+{
+    switch (s) {
+    case GR_ELIMIT:
+        return gr_fail(e, 422, "limit_exceeded", field,
+                       "%s needs more work than the per-request compute budget allows; "
+                       "ask for a smaller position or raise --budget", what);
+    case GR_EBOUND:
+        return gr_fail(e, 422, "beyond_bound", field,
+                       "%s is past the bound up to which values are known", what);
+    case GR_ERANGE:
+        return gr_fail(e, 422, "out_of_range", field,
+                       "%s produces a value too large to represent", what);
+    case GR_ECYCLE:
+        return gr_fail(e, 422, "cycle", field, "%s", what);
+    case GR_ENOMEM:
+        return gr_fail(e, 503, "overloaded", field,
+                       "not enough memory to compute %s; retry later", what);
+    case GR_EINVAL:
+    case GR_OK:
+        break;
+    }
+    return gr_fail(e, 422, "invalid_field", field, "%s is not a valid position", what);
+}
+
+char *gr_error_json(const gr_api_error *e)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *err = cJSON_AddObjectToObject(root, "error");
+    char *text = NULL;
+    if (err && cJSON_AddStringToObject(err, "code", e->code) &&
+        cJSON_AddStringToObject(err, "message", e->message) &&
+        (e->field[0] ? cJSON_AddStringToObject(err, "field", e->field)
+                     : cJSON_AddNullToObject(err, "field")))
+        text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+void gr_printable(const char *text, char *out, unsigned n)
+{
+    unsigned j = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && j + 4 < n; p++)
+        out[j++] = (*p >= 0x20 && *p < 0x7f) ? (char)*p : '?';
+    if (j + 4 >= n && text[j]) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = '\0';
+}

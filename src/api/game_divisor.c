@@ -1,0 +1,58 @@
+/* divisor: the mover wins iff n is even; Grundy values by a sieve where the
+ * budget allows. */
+#include <inttypes.h>
+
+#include "api/games.h"
+#include "grundy/divisor.h"
+
+static int divisor_component(gr_query *q, uint64_t n)
+{
+    uint64_t g = 0;
+    gr_status s = gr_divisor_grundy(n, &q->budget, &g);
+    if (s != GR_OK && s != GR_ELIMIT)
+        return gr_fail_engine(q->err, s, "n", "the Grundy value of this divisor game");
+    q->ans.grundy_known = s == GR_OK;
+    q->ans.grundy = g;
+    if (gr_ans_components(q))
+        return -1;
+    cJSON *c = gr_ans_component(q);
+    if (!c)
+        return -1;
+    gr_json_add_u64(c, "n", n);
+    if (q->ans.grundy_known)
+        gr_json_add_u64(c, "grundy", g);
+    else
+        cJSON_AddNullToObject(c, "grundy");
+    return 0;
+}
+
+int gr_analyze_divisor(gr_query *q)
+{
+    uint64_t n, take = 0;
+    if (gr_q_u64(q, "n", NULL, &n))
+        return -1;
+    if (n == 0)
+        return gr_fail(q->err, 422, "out_of_range", "n", "\"n\" must be at least 1");
+    if (divisor_component(q, n))
+        return -1;
+    bool win = gr_divisor_move(n, &take);
+    q->ans.winner = win ? "first" : "second";
+    gr_text_add(&q->ans.explanation,
+                "From an odd number every divisor is odd, so every move leaves an even number; "
+                "from an even number taking 1 leaves an odd one. The player to move wins iff n is "
+                "even: %" PRIu64 " is %s.", n, win ? "even" : "odd");
+    if (!q->ans.grundy_known)
+        gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
+    if (!win)
+        return 0;
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    if (!next)
+        return -1;
+    gr_json_add_u64(move, "take", take);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Subtract the divisor %" PRIu64 " (%" PRIu64 " -> %" PRIu64 ").", take, n, n - take);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_json_add_u64(next, "n", n - take);
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* fibonacci: Fibonacci nim, decided by the Zeckendorf representation. */
+#include <inttypes.h>
+
+#include "api/games.h"
+#include "grundy/fibonacci.h"
+
+static int read_state(gr_query *q, uint64_t *n, uint64_t *limit)
+{
+    if (gr_q_u64(q, "n", NULL, n))
+        return -1;
+    uint64_t opening = *n ? *n - 1 : 0;
+    return gr_q_u64(q, "limit", &opening, limit);
+}
+
+static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms)
+{
+    uint64_t g = 0;
+    gr_status s = gr_fibonacci_grundy(n, limit, &q->budget, &g);
+    if (s != GR_OK && s != GR_ELIMIT)
+        return gr_fail_engine(q->err, s, "n", "the Grundy value of this Fibonacci nim position");
+    q->ans.grundy_known = s == GR_OK;
+    q->ans.grundy = g;
+    if (gr_ans_components(q))
+        return -1;
+    cJSON *c = gr_ans_component(q);
+    if (!c)
+        return -1;
+    gr_json_add_u64(c, "n", n);
+    gr_json_add_u64(c, "limit", limit);
+    if (q->ans.grundy_known)
+        gr_json_add_u64(c, "grundy", g);
+    else
+        cJSON_AddNullToObject(c, "grundy");
+    cJSON_AddItemToObject(c, "zeckendorf", gr_json_u64_array(terms, nterms));
+    return 0;
+}
+
+static void fib_explain(gr_text *t, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms)
+{
+    gr_text_add(t, "Zeckendorf representation: %" PRIu64 " = ", n);
+    for (size_t i = 0; i < nterms; i++)
+        gr_text_add(t, "%s%" PRIu64, i ? " + " : "", terms[i]);
+    if (nterms == 0)
+        gr_text_add(t, "0 (no tokens: no move)");
+    gr_text_add(t, ". The player to move wins iff the smallest term is at most the limit %" PRIu64
+                " (and at most n).", limit);
+}
+
+int gr_analyze_fibonacci(gr_query *q)
+{
+    uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS];
+    if (read_state(q, &n, &limit))
+        return -1;
+    size_t nterms = gr_zeckendorf(n, terms);
+    if (fib_component(q, n, limit, terms, nterms))
+        return -1;
+    uint64_t take = 0;
+    bool win = gr_fibonacci_move(n, limit, &take);
+    q->ans.winner = win ? "first" : "second";
+    fib_explain(&q->ans.explanation, n, limit, terms, nterms);
+    if (!win) {
+        gr_text_add(&q->ans.explanation, " It is not, so the player to move loses.");
+        return 0;
+    }
+    gr_text_add(&q->ans.explanation, " Take it: %" PRIu64 ".", take);
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    if (!next)
+        return -1;
+    gr_json_add_u64(move, "take", take);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Take %" PRIu64 " (%" PRIu64 " -> %" PRIu64 "); the opponent may then take up to %"
+                PRIu64 ".", take, n, n - take, 2 * take);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_json_add_u64(next, "n", n - take);
+    /* 2t exceeds the API's integer range only when the take empties a heap
+     * above 2^62; the limit then no longer matters. */
+    gr_json_add_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
+    return 0;
+}

@@ -1,0 +1,250 @@
+/* graph: tokens on a finite directed acyclic graph. Client node ids are any
+ * integers in range; without "nodes" they are compressed to dense indices. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/graph.h"
+
+typedef struct graph_input {
+    uint64_t *ids;    /* edge endpoints then tokens: 2 * nedges + ntokens client ids */
+    size_t nedges, ntokens;
+    uint64_t *names;  /* dense index -> client id (sorted), when compressed */
+    uint32_t *dense;  /* dense index of each entry of ids */
+    uint32_t nnodes;
+} graph_input;
+
+static void free_input(graph_input *in)
+{
+    free(in->ids);
+    free(in->names);
+    free(in->dense);
+}
+
+static int read_edge(gr_query *q, const cJSON *edge, size_t i, uint64_t *uv)
+{
+    char field[48];
+    snprintf(field, sizeof field, "edges[%zu]", i);
+    if (!cJSON_IsArray(edge) || cJSON_GetArraySize(edge) != 2)
+        return gr_fail(q->err, 422, "invalid_field", field,
+                       "each edge must be a pair [u, v] of node ids (a move from u to v)");
+    snprintf(field, sizeof field, "edges[%zu][0]", i);
+    if (gr_q_u64_at(q, edge->child, field, &uv[0]))
+        return -1;
+    snprintf(field, sizeof field, "edges[%zu][1]", i);
+    return gr_q_u64_at(q, edge->child->next, field, &uv[1]);
+}
+
+static int read_edges_and_tokens(gr_query *q, graph_input *in)
+{
+    const cJSON *edges = gr_q_get(q, "edges");
+    if (!edges || !cJSON_IsArray(edges))
+        return gr_fail(q->err, 422, edges ? "invalid_field" : "missing_field", "edges",
+                       "\"edges\" must be an array of pairs [u, v]; use [] for a graph without edges");
+    in->nedges = (size_t)cJSON_GetArraySize(edges);
+    if (in->nedges > q->limits->max_edges)
+        return gr_fail(q->err, 422, "too_many", "edges", "the graph has %zu edges; the limit is %" PRIu64,
+                       in->nedges, q->limits->max_edges);
+    uint64_t *tokens;
+    if (gr_q_u64_list(q, "tokens", q->limits->max_items, true, &tokens, &in->ntokens))
+        return -1;
+    in->ids = malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->ids);
+    if (!in->ids) {
+        free(tokens);
+        return gr_oom(q);
+    }
+    memcpy(in->ids + 2 * in->nedges, tokens, in->ntokens * sizeof *tokens);
+    free(tokens);
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, edges) {
+        if (read_edge(q, e, i, in->ids + 2 * i))
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+static const char *id_field(const graph_input *in, size_t k, char *buf, size_t n)
+{
+    if (k < 2 * in->nedges)
+        snprintf(buf, n, "edges[%zu][%zu]", k / 2, k % 2);
+    else
+        snprintf(buf, n, "tokens[%zu]", k - 2 * in->nedges);
+    return buf;
+}
+
+static int dense_given(gr_query *q, graph_input *in, uint64_t nodes)
+{
+    size_t total = 2 * in->nedges + in->ntokens;
+    for (size_t k = 0; k < total; k++) {
+        if (in->ids[k] < nodes) {
+            in->dense[k] = (uint32_t)in->ids[k];
+            continue;
+        }
+        char field[48];
+        return gr_fail(q->err, 422, "out_of_range", id_field(in, k, field, sizeof field),
+                       "node %" PRIu64 " is not below \"nodes\" = %" PRIu64
+                       "; node ids run from 0 to nodes - 1", in->ids[k], nodes);
+    }
+    in->nnodes = (uint32_t)nodes;
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int dense_compressed(gr_query *q, graph_input *in)
+{
+    size_t total = 2 * in->nedges + in->ntokens, m = 0;
+    in->names = malloc((total + 1) * sizeof *in->names);
+    if (!in->names)
+        return gr_oom(q);
+    memcpy(in->names, in->ids, total * sizeof *in->ids);
+    qsort(in->names, total, sizeof *in->names, cmp_u64);
+    for (size_t k = 0; k < total; k++)
+        if (m == 0 || in->names[m - 1] != in->names[k])
+            in->names[m++] = in->names[k];
+    if (m > q->limits->max_nodes)
+        return gr_fail(q->err, 422, "too_many", "edges", "the graph has %zu nodes; the limit is %" PRIu64,
+                       m, q->limits->max_nodes);
+    for (size_t k = 0; k < total; k++) {
+        const uint64_t *hit = bsearch(&in->ids[k], in->names, m, sizeof *in->names, cmp_u64);
+        in->dense[k] = (uint32_t)(hit - in->names);
+    }
+    in->nnodes = (uint32_t)m;
+    return 0;
+}
+
+static int read_graph(gr_query *q, graph_input *in)
+{
+    if (read_edges_and_tokens(q, in))
+        return -1;
+    in->dense = malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->dense);
+    if (!in->dense)
+        return gr_oom(q);
+    const cJSON *nodes_item = gr_q_get(q, "nodes");
+    if (!nodes_item || cJSON_IsNull(nodes_item))
+        return dense_compressed(q, in);
+    uint64_t nodes;
+    if (gr_q_u64_at(q, nodes_item, "nodes", &nodes))
+        return -1;
+    if (nodes > q->limits->max_nodes)
+        return gr_fail(q->err, 422, "too_many", "nodes", "\"nodes\" is %" PRIu64 "; the limit is %" PRIu64,
+                       nodes, q->limits->max_nodes);
+    return dense_given(q, in, nodes);
+}
+
+static uint64_t client_id(const graph_input *in, uint32_t v)
+{
+    return in->names ? in->names[v] : v;
+}
+
+static int graph_move(gr_query *q, const graph_input *in, const gr_graph *g, const uint32_t *values,
+                      uint64_t x)
+{
+    const uint32_t *tok = in->dense + 2 * in->nedges;
+    for (size_t i = 0; i < in->ntokens; i++) {
+        uint32_t target = values[tok[i]] ^ (uint32_t)x, v;
+        if (target >= values[tok[i]] || gr_graph_move(g, values, tok[i], target, &v) != GR_OK)
+            continue;
+        cJSON *move = gr_ans_move(q);
+        cJSON *next = move ? gr_ans_next(q) : NULL;
+        cJSON *arr = next ? cJSON_AddArrayToObject(next, "tokens") : NULL;
+        if (!arr)
+            return gr_oom(q);
+        uint64_t from = client_id(in, tok[i]), to = client_id(in, v);
+        gr_json_add_u64(move, "token", i);
+        gr_json_add_u64(move, "from", from);
+        gr_json_add_u64(move, "to", to);
+        gr_text t = { .len = 0 };
+        gr_text_add(&t, "Move token %zu from node %" PRIu64 " to node %" PRIu64 ".", i, from, to);
+        cJSON_AddStringToObject(move, "text", t.buf);
+        for (size_t k = 0; k < in->ntokens; k++)
+            cJSON_AddItemToArray(arr, gr_json_u64_item(k == i ? to : in->ids[2 * in->nedges + k]));
+        return 0;
+    }
+    return gr_fail(q->err, 422, "internal", "tokens", "no winning move found; please report this query");
+}
+
+static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, const uint32_t *values)
+{
+    const uint32_t *tok = in->dense + 2 * in->nedges;
+    uint64_t x = 0;
+    uint64_t *tv = malloc((in->ntokens + 1) * sizeof *tv);
+    if (!tv || gr_ans_components(q)) {
+        free(tv);
+        return tv ? -1 : gr_oom(q);
+    }
+    for (size_t i = 0; i < in->ntokens; i++) {
+        tv[i] = values[tok[i]];
+        x ^= tv[i];
+        cJSON *c = gr_ans_component(q);
+        if (!c) {
+            free(tv);
+            return -1;
+        }
+        gr_json_add_u64(c, "token", i);
+        gr_json_add_u64(c, "node", in->ids[2 * in->nedges + i]);
+        gr_json_add_u64(c, "grundy", tv[i]);
+    }
+    q->ans.grundy_known = true;
+    q->ans.grundy = x;
+    q->ans.winner = x ? "first" : "second";
+    gr_text *t = &q->ans.explanation;
+    gr_text_add(t, "Graph with %" PRIu32 " nodes and %zu edges; each node's Grundy value is the mex of "
+                "its successors'. Nim-sum over the tokens: ", g->nnodes, in->nedges);
+    gr_text_nim_sum(t, tv, in->ntokens, x);
+    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
+    free(tv);
+    return x ? graph_move(q, in, g, values, x) : 0;
+}
+
+static int solve_graph(gr_query *q, const graph_input *in)
+{
+    gr_graph g = { 0 };
+    uint32_t *from = malloc((in->nedges + 1) * sizeof *from), *to = malloc((in->nedges + 1) * sizeof *to);
+    uint32_t *values = malloc(((size_t)in->nnodes + 1) * sizeof *values), cyc = 0;
+    int rc = -1;
+    if (!from || !to || !values) {
+        rc = gr_oom(q);
+        goto out;
+    }
+    for (size_t i = 0; i < in->nedges; i++) {
+        from[i] = in->dense[2 * i];
+        to[i] = in->dense[2 * i + 1];
+    }
+    gr_status s = gr_graph_build(in->nnodes, from, to, (uint32_t)in->nedges, &g);
+    if (s == GR_OK)
+        s = gr_graph_grundy(&g, &q->budget, values, &cyc);
+    if (s == GR_ECYCLE)
+        rc = gr_fail(q->err, 422, "cycle", "edges",
+                     "the graph has a cycle (through node %" PRIu64 "); only acyclic graphs are "
+                     "answered: remove an edge of the cycle", client_id(in, cyc));
+    else if (s != GR_OK)
+        rc = gr_fail_engine(q->err, s, "edges", "the Grundy values of this graph");
+    else
+        rc = graph_answer(q, in, &g, values);
+out:
+    gr_graph_free(&g);
+    free(from);
+    free(to);
+    free(values);
+    return rc;
+}
+
+int gr_analyze_graph(gr_query *q)
+{
+    graph_input in = { 0 };
+    int rc = read_graph(q, &in);
+    if (rc == 0)
+        rc = solve_graph(q, &in);
+    free_input(&in);
+    return rc;
+}

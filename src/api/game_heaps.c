@@ -1,0 +1,202 @@
+/* Heap games whose values come from a computed sequence: subtraction games,
+ * octal games and Grundy's game. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/octal.h"
+#include "grundy/subtraction.h"
+
+static gr_status seq_value(const gr_seq *s, uint64_t n, uint64_t *g)
+{
+    uint16_t v;
+    gr_status st = gr_seq_value(s, n, &v);
+    *g = v;
+    return st;
+}
+
+/* ---- subtraction -------------------------------------------------------- */
+
+typedef struct subtraction_ctx {
+    const uint64_t *moves;
+    size_t nmoves;
+    gr_seq seq;
+} subtraction_ctx;
+
+static gr_status subtraction_value(const void *ctx, uint64_t n, uint64_t *g)
+{
+    return seq_value(&((const subtraction_ctx *)ctx)->seq, n, g);
+}
+
+static gr_status subtraction_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    const subtraction_ctx *c = ctx;
+    uint64_t take = 0;
+    gr_status s = gr_subtraction_move(c->moves, c->nmoves, &c->seq, n, (uint16_t)target, &take);
+    if (s != GR_OK)
+        return s;
+    mv->take = take;
+    mv->nparts = n > take ? 1 : 0;
+    mv->part[0] = n - take;
+    return GR_OK;
+}
+
+static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (moves[i] >= 1 && moves[i] <= q->limits->max_move)
+            continue;
+        char field[40];
+        snprintf(field, sizeof field, "moves[%zu]", i);
+        return gr_fail(q->err, 422, "out_of_range", field,
+                       "each move must be between 1 and %" PRIu64 "; got %" PRIu64,
+                       q->limits->max_move, moves[i]);
+    }
+    return 0;
+}
+
+static void describe_set(gr_text *t, const uint64_t *moves, size_t n)
+{
+    gr_text_add(t, "Subtraction game with S = {");
+    for (size_t i = 0; i < n && i < 16; i++)
+        gr_text_add(t, "%s%" PRIu64, i ? ", " : "", moves[i]);
+    gr_text_add(t, n > 16 ? ", ...}" : "}");
+}
+
+int gr_analyze_subtraction(gr_query *q)
+{
+    uint64_t *moves = NULL, *piles = NULL;
+    size_t nmoves, npiles;
+    int rc = -1;
+    if (gr_q_u64_list(q, "moves", q->limits->max_moves, false, &moves, &nmoves) ||
+        check_moves(q, moves, nmoves) ||
+        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        goto out;
+    subtraction_ctx ctx = { moves, nmoves, { 0 } };
+    gr_status s = gr_subtraction_solve(moves, nmoves, gr_max_u64(piles, npiles), &q->budget, &ctx.seq);
+    if (s != GR_OK) {
+        gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
+        goto out;
+    }
+    gr_text name = { .len = 0 };
+    describe_set(&name, moves, nmoves);
+    gr_heap_rules rules = { &ctx, subtraction_value, subtraction_move, &ctx.seq, name.buf };
+    rc = gr_heap_sum(q, piles, npiles, &rules);
+    gr_seq_free(&ctx.seq);
+out:
+    free(moves);
+    free(piles);
+    return rc;
+}
+
+/* ---- octal -------------------------------------------------------------- */
+
+typedef struct octal_ctx {
+    gr_octal_code code;
+    gr_seq seq;
+} octal_ctx;
+
+static gr_status octal_value(const void *ctx, uint64_t n, uint64_t *g)
+{
+    return seq_value(&((const octal_ctx *)ctx)->seq, n, g);
+}
+
+static gr_status octal_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    const octal_ctx *c = ctx;
+    return gr_octal_move(&c->code, &c->seq, n, (uint16_t)target, mv);
+}
+
+static int read_code(gr_query *q, gr_octal_code *code)
+{
+    const cJSON *c = gr_q_get(q, "code");
+    if (!c)
+        return gr_fail(q->err, 422, "missing_field", "code",
+                       "the field \"code\" is required, such as \"0.77\" for Kayles");
+    if (!cJSON_IsString(c) || gr_octal_parse(c->valuestring, code) != GR_OK)
+        return gr_fail(q->err, 422, "invalid_field", "code",
+                       "\"code\" must be a string \"0.d1d2...\" with 1 to 8 octal digits (0-7), "
+                       "not all zero, such as \"0.77\" (Kayles) or \"0.137\"");
+    return 0;
+}
+
+static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t need)
+{
+    char code[16];
+    gr_octal_format(&c->code, code);
+    if (s == GR_EBOUND)
+        return gr_fail(q->err, 422, "beyond_bound", "piles",
+                       "octal game %s has no period certified within the first %" PRIu64
+                       " values, and heap %" PRIu64 " is past them; use heaps below %" PRIu64,
+                       code, q->limits->octal_max_values, need, q->limits->octal_max_values);
+    return gr_fail_engine(q->err, s, "piles", "the Grundy values of this octal game");
+}
+
+int gr_analyze_octal(gr_query *q)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    octal_ctx ctx = { .seq = { 0 } };
+    if (read_code(q, &ctx.code) ||
+        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    uint64_t need = gr_max_u64(piles, npiles);
+    gr_status s = gr_octal_solve(&ctx.code, need, q->limits->octal_max_values, &q->budget, &ctx.seq);
+    int rc;
+    if (s != GR_OK) {
+        rc = octal_failure(q, s, &ctx, need);
+    } else {
+        char code[16], name[64];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "Octal game %s", code);
+        gr_heap_rules rules = { &ctx, octal_value, octal_move, &ctx.seq, name };
+        rc = gr_heap_sum(q, piles, npiles, &rules);
+    }
+    gr_seq_free(&ctx.seq);
+    free(piles);
+    return rc;
+}
+
+/* ---- Grundy's game ------------------------------------------------------ */
+
+static gr_status grundys_value(const void *ctx, uint64_t n, uint64_t *g)
+{
+    return seq_value(ctx, n, g);
+}
+
+static gr_status grundys_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    return gr_grundys_move(ctx, n, (uint16_t)target, mv);
+}
+
+int gr_analyze_grundys_game(gr_query *q)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    uint64_t need = gr_max_u64(piles, npiles);
+    int rc;
+    if (need > q->limits->grundys_max_heap) {
+        rc = gr_fail(q->err, 422, "beyond_bound", "piles",
+                     "Grundy's game is answered for heaps up to %" PRIu64 "; heap %" PRIu64
+                     " is larger", q->limits->grundys_max_heap, need);
+        free(piles);
+        return rc;
+    }
+    gr_seq seq = { 0 };
+    gr_status s = gr_grundys_solve(need, &q->budget, &seq);
+    if (s != GR_OK) {
+        rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
+    } else {
+        gr_heap_rules rules = { &seq, grundys_value, grundys_move, NULL,
+                                "Grundy's game (split a heap into two unequal heaps)" };
+        rc = gr_heap_sum(q, piles, npiles, &rules);
+    }
+    gr_seq_free(&seq);
+    free(piles);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/* nim: normal play through the shared heap sum; misere by Bouton's rule. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/nim.h"
+
+static gr_status nim_value(const void *ctx, uint64_t n, uint64_t *g)
+{
+    (void)ctx;
+    *g = n;
+    return GR_OK;
+}
+
+static gr_status nim_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    (void)ctx;
+    mv->take = n - target;
+    mv->nparts = target ? 1 : 0;
+    mv->part[0] = target;
+    return GR_OK;
+}
+
+static int misere_components(gr_query *q, const uint64_t *piles, size_t n)
+{
+    if (gr_ans_components(q))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *c = gr_ans_component(q);
+        if (!c)
+            return -1;
+        gr_json_add_u64(c, "pile", i);
+        gr_json_add_u64(c, "size", piles[i]);
+        gr_json_add_u64(c, "grundy", piles[i]);
+    }
+    return 0;
+}
+
+static void misere_explain(gr_text *t, const uint64_t *piles, size_t n, bool win)
+{
+    size_t big = 0, ones = 0;
+    for (size_t i = 0; i < n; i++) {
+        big += piles[i] > 1;
+        ones += piles[i] == 1;
+    }
+    gr_text_add(t, "Misere nim (the player who cannot move wins). ");
+    if (big == 0)
+        gr_text_add(t, "Every pile has at most one token and %zu piles are non-empty: the player to "
+                    "move wins iff that count is even.", ones);
+    else
+        gr_text_add(t, "Some pile has more than one token, so the player to move wins iff the "
+                    "nim-sum %" PRIu64 " is non-zero, playing as in normal nim except that a move "
+                    "leaving only piles of size <= 1 must leave an odd number of 1s.",
+                    gr_nim_sum(piles, n));
+    gr_text_add(t, win ? " The player to move wins." : " The player to move loses.");
+}
+
+static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
+{
+    gr_pile_move pm = { 0, 0 };
+    bool win = gr_nim_misere(piles, n, &pm);
+    q->ans.winner = win ? "first" : "second";
+    if (misere_components(q, piles, n))
+        return -1;
+    misere_explain(&q->ans.explanation, piles, n, win);
+    bool has_move = false;
+    for (size_t i = 0; i < n; i++)
+        has_move |= piles[i] > 0;
+    if (!win || !has_move)
+        return 0;
+    cJSON *move = gr_ans_move(q);
+    if (!move)
+        return -1;
+    uint64_t from = piles[pm.pile];
+    gr_json_add_u64(move, "pile", pm.pile);
+    gr_json_add_u64(move, "take", from - pm.to);
+    gr_json_add_u64(move, "from", from);
+    gr_json_add_u64(move, "to", pm.to);
+    gr_text text = { .len = 0 };
+    gr_text_add(&text, "Take %" PRIu64 " from pile %zu (%" PRIu64 " -> %" PRIu64 ").", from - pm.to,
+                pm.pile, from, pm.to);
+    cJSON_AddStringToObject(move, "text", text.buf);
+    gr_heap_move mv = { .take = from - pm.to, .nparts = pm.to ? 1 : 0, .part = { pm.to, 0 } };
+    return gr_next_piles(q, piles, n, pm.pile, &mv);
+}
+
+int gr_analyze_nim(gr_query *q)
+{
+    uint64_t *piles;
+    size_t n;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    int rc;
+    if (q->misere) {
+        rc = analyze_misere(q, piles, n);
+    } else {
+        gr_heap_rules rules = { NULL, nim_value, nim_move, NULL, "Nim: a pile's Grundy value is its size" };
+        rc = gr_heap_sum(q, piles, n, &rules);
+    }
+    free(piles);
+    return rc;
+}

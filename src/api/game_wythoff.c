@@ -1,0 +1,83 @@
+/* wythoff: exact P-positions at any size; Grundy values where the dynamic
+ * programme fits the budget. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "api/games.h"
+#include "grundy/wythoff.h"
+
+static int wythoff_move(gr_query *q, const uint64_t p[2], const uint64_t to[2])
+{
+    uint64_t take[2] = { p[0] - to[0], p[1] - to[1] };
+    cJSON *move = gr_ans_move(q);
+    if (!move)
+        return -1;
+    cJSON_AddItemToObject(move, "take", gr_json_u64_array(take, 2));
+    gr_text t = { .len = 0 };
+    if (take[0] && take[1])
+        gr_text_add(&t, "Take %" PRIu64 " from both piles (%" PRIu64 ", %" PRIu64 " -> %" PRIu64
+                    ", %" PRIu64 ").", take[0], p[0], p[1], to[0], to[1]);
+    else
+        gr_text_add(&t, "Take %" PRIu64 " from pile %d (%" PRIu64 ", %" PRIu64 " -> %" PRIu64
+                    ", %" PRIu64 ").", take[0] ? take[0] : take[1], take[0] ? 0 : 1, p[0], p[1],
+                    to[0], to[1]);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    cJSON *next = gr_ans_next(q);
+    if (!next)
+        return -1;
+    cJSON_AddItemToObject(next, "piles", gr_json_u64_array(to, 2));
+    return 0;
+}
+
+static int wythoff_grundy(gr_query *q, const uint64_t p[2])
+{
+    uint64_t g = 0;
+    gr_status s = gr_wythoff_grundy(p[0], p[1], &q->budget, &g);
+    if (s == GR_OK) {
+        q->ans.grundy_known = true;
+        q->ans.grundy = g;
+    } else if (s != GR_ELIMIT) {
+        return gr_fail_engine(q->err, s, "piles", "the Grundy value of this Wythoff position");
+    }
+    cJSON *c = gr_ans_component(q);
+    if (!c)
+        return -1;
+    cJSON_AddItemToObject(c, "piles", gr_json_u64_array(p, 2));
+    if (q->ans.grundy_known)
+        gr_json_add_u64(c, "grundy", g);
+    else
+        cJSON_AddNullToObject(c, "grundy");
+    return 0;
+}
+
+int gr_analyze_wythoff(gr_query *q)
+{
+    uint64_t *piles;
+    size_t n;
+    if (gr_q_u64_list(q, "piles", 2, false, &piles, &n))
+        return -1;
+    int rc = 0;
+    uint64_t p[2] = { piles[0], n == 2 ? piles[1] : 0 };
+    free(piles);
+    if (n != 2)
+        return gr_fail(q->err, 422, "invalid_field", "piles", "wythoff takes exactly two piles");
+    if (gr_ans_components(q) || wythoff_grundy(q, p))
+        return -1;
+    uint64_t to[2];
+    bool win = gr_wythoff_move(p[0], p[1], &to[0], &to[1]);
+    uint64_t k = p[0] < p[1] ? p[1] - p[0] : p[0] - p[1];
+    q->ans.winner = win ? "first" : "second";
+    gr_text_add(&q->ans.explanation,
+                "The losing positions are (a_k, a_k + k) with a_k = floor(k * phi), computed "
+                "exactly with integer square roots. Here k = %" PRIu64 " (the difference) and "
+                "a_k = %" PRIu64 ", so (%" PRIu64 ", %" PRIu64 ") is %s", k, gr_wythoff_lower(k),
+                p[0], p[1], win ? "a winning position" : "a losing position for the player to move.");
+    if (win) {
+        gr_text_add(&q->ans.explanation, ": move to the losing position (%" PRIu64 ", %" PRIu64 ").",
+                    to[0], to[1]);
+        rc = wythoff_move(q, p, to);
+    }
+    if (!q->ans.grundy_known)
+        gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
+    return rc;
+}

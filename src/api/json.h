@@ -1,0 +1,50 @@
+/* JSON with exact integers.
+ *
+ * cJSON holds numbers as doubles, which cannot carry 64-bit values. The body
+ * is therefore validated here first (strict RFC 8259 grammar, bounded nesting),
+ * every number literal is recorded and blanked to 0 before cJSON parses the
+ * copy, and each number node's valueint is set to the index of its literal.
+ * Readers get the exact text back through the document. */
+#ifndef GRUNDY_API_JSON_H
+#define GRUNDY_API_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/error.h"
+
+#define GR_JSON_MAX_DEPTH 64
+#define GR_INT_MAX UINT64_C(9223372036854775807) /* 2^63 - 1, the API's integer range */
+
+typedef struct gr_json_literal {
+    uint32_t offset; /* byte offset of the literal in the body */
+    uint32_t length;
+} gr_json_literal;
+
+typedef struct gr_json_doc {
+    cJSON *root;
+    const char *body;         /* the client's bytes, borrowed */
+    gr_json_literal *numbers; /* number literals in document order */
+    size_t nnumbers;
+} gr_json_doc;
+
+/* Parses body[0 .. len). On failure fills *e (400 for anything that is not
+ * JSON, 503 when memory runs out) and returns -1. */
+int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *e);
+
+void gr_json_free(gr_json_doc *doc);
+
+/* Reads a non-negative integer up to 2^63 - 1 from a JSON number written as
+ * plain digits or a string of plain decimal digits. 422 naming `field`
+ * otherwise. */
+int gr_json_u64(const gr_json_doc *doc, const cJSON *node, const char *field,
+                uint64_t *out, gr_api_error *e);
+
+/* Output: integers as raw JSON numbers with every digit. NULL on allocation
+ * failure (cJSON's own convention). */
+cJSON *gr_json_u64_item(uint64_t v);
+cJSON *gr_json_add_u64(cJSON *obj, const char *key, uint64_t v);
+cJSON *gr_json_u64_array(const uint64_t *v, size_t n);
+
+#endif

@@ -1,0 +1,138 @@
+#include "api/query.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grundy/subtraction.h"
+
+void gr_limits_default(gr_limits *l)
+{
+    l->budget = UINT64_C(200000000);
+    l->max_items = 100000;
+    l->max_moves = 4096;
+    l->max_move = GR_SUBTRACTION_MAX_MOVE;
+    l->max_nodes = 1000000;
+    l->max_edges = 1000000;
+    l->octal_max_values = 32768;
+    l->grundys_max_heap = 65536;
+}
+
+void gr_text_add(gr_text *t, const char *fmt, ...)
+{
+    size_t room = sizeof t->buf - t->len;
+    if (room <= 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, room, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= room) {
+        t->len = sizeof t->buf - 1;
+        memcpy(t->buf + t->len - 3, "...", 3);
+        return;
+    }
+    t->len += (size_t)n;
+}
+
+const cJSON *gr_q_get(const gr_query *q, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(q->obj, name);
+}
+
+int gr_q_u64_at(gr_query *q, const cJSON *node, const char *field, uint64_t *out)
+{
+    return gr_json_u64(q->doc, node, field, out, q->err);
+}
+
+int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out)
+{
+    const cJSON *node = gr_q_get(q, name);
+    if (!node || cJSON_IsNull(node)) {
+        if (dflt) {
+            *out = *dflt;
+            return 0;
+        }
+        return gr_fail(q->err, 422, "missing_field", name, "the field \"%s\" is required", name);
+    }
+    return gr_q_u64_at(q, node, name, out);
+}
+
+int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
+                  uint64_t **out, size_t *n)
+{
+    const cJSON *arr = gr_q_get(q, name);
+    *out = NULL;
+    *n = 0;
+    if (!arr)
+        return gr_fail(q->err, 422, "missing_field", name,
+                       "the field \"%s\" is required: an array of non-negative integers", name);
+    if (!cJSON_IsArray(arr))
+        return gr_fail(q->err, 422, "invalid_field", name,
+                       "\"%s\" must be an array of non-negative integers", name);
+    size_t count = (size_t)cJSON_GetArraySize(arr);
+    if (count == 0 && !allow_empty)
+        return gr_fail(q->err, 422, "invalid_field", name, "\"%s\" must not be empty", name);
+    if (count > max)
+        return gr_fail(q->err, 422, "too_many", name,
+                       "\"%s\" has %zu entries; the limit is %llu", name, count,
+                       (unsigned long long)max);
+    uint64_t *v = malloc((count ? count : 1) * sizeof *v);
+    if (!v)
+        return gr_oom(q);
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, arr) {
+        char field[64];
+        snprintf(field, sizeof field, "%s[%zu]", name, i);
+        if (gr_q_u64_at(q, item, field, &v[i]) != 0) {
+            free(v);
+            return -1;
+        }
+        i++;
+    }
+    *out = v;
+    *n = count;
+    return 0;
+}
+
+int gr_oom(gr_query *q)
+{
+    return gr_fail(q->err, 503, "overloaded", "", "out of memory building the answer; retry later");
+}
+
+int gr_ans_components(gr_query *q)
+{
+    q->ans.components = cJSON_CreateArray();
+    return q->ans.components ? 0 : gr_oom(q);
+}
+
+cJSON *gr_ans_component(gr_query *q)
+{
+    cJSON *c = cJSON_CreateObject();
+    if (!c) {
+        gr_oom(q);
+        return NULL;
+    }
+    cJSON_AddItemToArray(q->ans.components, c);
+    return c;
+}
+
+cJSON *gr_ans_move(gr_query *q)
+{
+    q->ans.move = cJSON_CreateObject();
+    if (!q->ans.move)
+        gr_oom(q);
+    return q->ans.move;
+}
+
+cJSON *gr_ans_next(gr_query *q)
+{
+    q->ans.next = cJSON_CreateObject();
+    if (!q->ans.next)
+        gr_oom(q);
+    return q->ans.next;
+}

@@ -1,0 +1,80 @@
+/* One query being answered: its JSON, the service's limits, its compute
+ * budget, and the answer under construction. Game modules read fields with
+ * the gr_q_* helpers, which name the field in every error. */
+#ifndef GRUNDY_API_QUERY_H
+#define GRUNDY_API_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/error.h"
+#include "api/json.h"
+#include "grundy/budget.h"
+
+/* Every limit a query is held to. Defaults in gr_limits_default; the daemon
+ * and the CLI override them from options. */
+typedef struct gr_limits {
+    uint64_t budget;           /* compute steps per query */
+    uint64_t max_items;        /* entries in piles, stairs or tokens */
+    uint64_t max_moves;        /* entries in a subtraction set */
+    uint64_t max_move;         /* largest element of a subtraction set */
+    uint64_t max_nodes;        /* graph nodes */
+    uint64_t max_edges;        /* graph edges */
+    uint64_t octal_max_values; /* values computed for an octal game without a certified period */
+    uint64_t grundys_max_heap; /* largest heap of Grundy's game computed on demand */
+} gr_limits;
+
+void gr_limits_default(gr_limits *l);
+
+/* Fixed-size text builder for explanations and move texts; silently
+ * truncates (with "...") rather than failing. */
+typedef struct gr_text {
+    char buf[1024];
+    size_t len;
+} gr_text;
+
+void gr_text_add(gr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct gr_answer {
+    const char *winner; /* "first", "second" or "draw" */
+    bool grundy_known;
+    uint64_t grundy;
+    cJSON *components; /* array, owned */
+    cJSON *move;       /* object, or NULL for null; owned */
+    cJSON *next;       /* object, or NULL for null; owned */
+    gr_text explanation;
+} gr_answer;
+
+typedef struct gr_query {
+    const gr_json_doc *doc;
+    const cJSON *obj; /* the query object */
+    const gr_limits *limits;
+    gr_budget budget;
+    bool misere;
+    gr_api_error *err;
+    gr_answer ans;
+} gr_query;
+
+/* The member `name`, or NULL when absent. */
+const cJSON *gr_q_get(const gr_query *q, const char *name);
+
+/* Integer member: required when `dflt` is NULL, else *dflt when absent. */
+int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out);
+
+/* Integer array member, 1..max entries unless allow_empty; *out is malloc'd
+ * (free it), entries read exactly and named "name[i]" in errors. */
+int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
+                  uint64_t **out, size_t *n);
+
+/* Integer read from an arbitrary node, with field path `field`. */
+int gr_q_u64_at(gr_query *q, const cJSON *node, const char *field, uint64_t *out);
+
+/* Answer helpers. Each returns 0, or -1 with a 503 when memory runs out. */
+int gr_ans_components(gr_query *q);                /* creates ans.components */
+cJSON *gr_ans_component(gr_query *q);              /* appends and returns a new object */
+cJSON *gr_ans_move(gr_query *q);                   /* creates ans.move; the game adds "text" last */
+cJSON *gr_ans_next(gr_query *q);                   /* creates ans.next */
+int gr_oom(gr_query *q);                           /* records the 503; returns -1 */
+
+#endif

@@ -1,0 +1,327 @@
+/* Subtraction games: values by mex, period by the first repeated window.
+ *
+ * For n >= m = max S, g(n) depends only on the window W_n-m = g[n-m .. n).
+ * So the windows W_0, W_1, ... form a deterministic orbit (W_{j+1} is a
+ * function of W_j for every j >= 0), and the first index k whose window
+ * equals an earlier one, W_k = W_j, gives the least preperiod j and the
+ * least period k - j of the value sequence: before the first repeat the
+ * orbit has no cycle, and a mismatch g(j-1) != g(j-1+p) is what keeps
+ * W_{j-1} out of it. Windows are found by a polynomial hash (mod 2^64) in an
+ * open-addressing table; every hash match is confirmed by memcmp. */
+#include "grundy/subtraction.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_BASE 0x9E3779B97F4A7C15u /* odd, so multiplication is a bijection */
+#define EMPTY_SLOT UINT64_MAX
+
+/* The move set, sorted and without repeats. */
+typedef struct move_set {
+    uint64_t *s;
+    size_t count;
+    uint64_t max;
+} move_set;
+
+/* Window starts keyed by window hash; slot == EMPTY_SLOT when unused. */
+typedef struct window_table {
+    uint64_t *hash;
+    uint64_t *start;
+    size_t cap; /* a power of two */
+    size_t used;
+} window_table;
+
+/* Growing value buffer. */
+typedef struct value_buf {
+    uint16_t *v;
+    uint64_t count;
+    uint64_t cap;
+} value_buf;
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Copies, validates, sorts and dedupes `moves`. GR_EINVAL on an empty set or
+ * a move outside [1, GR_SUBTRACTION_MAX_MOVE]. */
+static gr_status move_set_make(const uint64_t *moves, size_t nmoves, move_set *ms)
+{
+    memset(ms, 0, sizeof *ms);
+    if (moves == NULL || nmoves == 0)
+        return GR_EINVAL;
+    for (size_t i = 0; i < nmoves; i++)
+        if (moves[i] < 1 || moves[i] > GR_SUBTRACTION_MAX_MOVE)
+            return GR_EINVAL;
+    ms->s = malloc(nmoves * sizeof *ms->s);
+    if (ms->s == NULL)
+        return GR_ENOMEM;
+    memcpy(ms->s, moves, nmoves * sizeof *ms->s);
+    qsort(ms->s, nmoves, sizeof *ms->s, compare_u64);
+    size_t kept = 0;
+    for (size_t i = 0; i < nmoves; i++)
+        if (kept == 0 || ms->s[kept - 1] != ms->s[i])
+            ms->s[kept++] = ms->s[i];
+    ms->count = kept;
+    ms->max = ms->s[kept - 1];
+    return GR_OK;
+}
+
+static size_t slot_of(uint64_t hash, size_t cap)
+{
+    /* The polynomial hash is weak in its low bits; mix before masking. */
+    uint64_t h = hash ^ (hash >> 29);
+    h *= 0xBF58476D1CE4E5B9u;
+    h ^= h >> 32;
+    return (size_t)h & (cap - 1);
+}
+
+static gr_status table_init(window_table *t, size_t cap)
+{
+    t->cap = cap;
+    t->used = 0;
+    t->hash = malloc(cap * sizeof *t->hash);
+    t->start = malloc(cap * sizeof *t->start);
+    if (t->hash == NULL || t->start == NULL) {
+        free(t->hash);
+        free(t->start);
+        return GR_ENOMEM;
+    }
+    for (size_t i = 0; i < cap; i++)
+        t->start[i] = EMPTY_SLOT;
+    return GR_OK;
+}
+
+static void table_free(window_table *t)
+{
+    free(t->hash);
+    free(t->start);
+    memset(t, 0, sizeof *t);
+}
+
+/* Inserts without checking for an equal window (used by rehashing). */
+static void table_put(window_table *t, uint64_t hash, uint64_t start)
+{
+    size_t i = slot_of(hash, t->cap);
+    while (t->start[i] != EMPTY_SLOT)
+        i = (i + 1) & (t->cap - 1);
+    t->hash[i] = hash;
+    t->start[i] = start;
+    t->used++;
+}
+
+/* Doubles the table when it is half full, keeping probes short. */
+static gr_status table_reserve(window_table *t)
+{
+    if (2 * (t->used + 1) <= t->cap)
+        return GR_OK;
+    window_table bigger;
+    if (table_init(&bigger, 2 * t->cap) != GR_OK)
+        return GR_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->start[i] != EMPTY_SLOT)
+            table_put(&bigger, t->hash[i], t->start[i]);
+    table_free(t);
+    *t = bigger;
+    return GR_OK;
+}
+
+/* Looks up window g[start .. start + m) with hash `hash`; on a confirmed match
+ * writes the earlier start to *earlier and returns true. Otherwise inserts it.
+ * Charges m steps for every memcmp. */
+static gr_status table_find_or_add(window_table *t, const uint16_t *g, uint64_t m,
+                                   uint64_t hash, uint64_t start, gr_budget *b,
+                                   bool *found, uint64_t *earlier)
+{
+    *found = false;
+    size_t i = slot_of(hash, t->cap);
+    for (; t->start[i] != EMPTY_SLOT; i = (i + 1) & (t->cap - 1)) {
+        if (t->hash[i] != hash)
+            continue;
+        if (!gr_budget_spend(b, m))
+            return GR_ELIMIT;
+        if (memcmp(g + t->start[i], g + start, m * sizeof *g) == 0) {
+            *found = true;
+            *earlier = t->start[i];
+            return GR_OK;
+        }
+    }
+    if (table_reserve(t) != GR_OK)
+        return GR_ENOMEM;
+    table_put(t, hash, start);
+    return GR_OK;
+}
+
+static gr_status buf_push(value_buf *vb, uint16_t v)
+{
+    if (vb->count == vb->cap) {
+        uint64_t cap = vb->cap ? 2 * vb->cap : 1024;
+        if (cap > SIZE_MAX / sizeof *vb->v)
+            return GR_ENOMEM;
+        uint16_t *nv = realloc(vb->v, (size_t)cap * sizeof *nv);
+        if (nv == NULL)
+            return GR_ENOMEM;
+        vb->v = nv;
+        vb->cap = cap;
+    }
+    vb->v[vb->count++] = v;
+    return GR_OK;
+}
+
+/* g(n) = mex{ g(n - s) : s in S, s <= n }, for n == vb->count. `seen` has
+ * ms->count + 1 entries and is stamped with n + 1, so it needs no clearing.
+ * The mex of at most |S| options is at most |S|. */
+static gr_status next_value(const move_set *ms, const value_buf *vb, uint64_t *seen,
+                            uint16_t *value)
+{
+    uint64_t n = vb->count, stamp = n + 1;
+    for (size_t i = 0; i < ms->count && ms->s[i] <= n; i++) {
+        uint16_t o = vb->v[n - ms->s[i]];
+        if (o <= ms->count)
+            seen[o] = stamp;
+    }
+    uint64_t mex = 0;
+    while (seen[mex] == stamp)
+        mex++;
+    if (mex >= 65535)
+        return GR_ERANGE;
+    *value = (uint16_t)mex;
+    return GR_OK;
+}
+
+/* base^e mod 2^64. */
+static uint64_t power_u64(uint64_t base, uint64_t e)
+{
+    uint64_t r = 1;
+    for (; e; e >>= 1, base *= base)
+        if (e & 1)
+            r *= base;
+    return r;
+}
+
+/* State of one solve, kept together so the steps stay small functions. */
+typedef struct solver {
+    move_set ms;
+    value_buf vb;
+    window_table table;
+    uint64_t *seen;
+    uint64_t hash;      /* hash of the newest complete window */
+    uint64_t top_power; /* HASH_BASE^(m-1): weight of a window's first value */
+} solver;
+
+static void solver_free(solver *sv)
+{
+    free(sv->ms.s);
+    free(sv->vb.v);
+    free(sv->seen);
+    table_free(&sv->table);
+}
+
+/* Computes one more value and, once a window is complete, looks it up.
+ * Sets *found and the earlier start when the newest window repeats. */
+static gr_status solver_step(solver *sv, gr_budget *b, bool *found, uint64_t *earlier)
+{
+    *found = false;
+    uint64_t m = sv->ms.max;
+    if (!gr_budget_spend(b, sv->ms.count + 4))
+        return GR_ELIMIT;
+    uint16_t v;
+    gr_status st = next_value(&sv->ms, &sv->vb, sv->seen, &v);
+    if (st == GR_OK)
+        st = buf_push(&sv->vb, v);
+    if (st != GR_OK)
+        return st;
+    uint64_t n = sv->vb.count - 1;
+    if (n >= m) /* drop g(n - m), which leaves the window */
+        sv->hash -= sv->vb.v[n - m] * sv->top_power;
+    sv->hash = sv->hash * HASH_BASE + v;
+    if (n + 1 < m)
+        return GR_OK;
+    return table_find_or_add(&sv->table, sv->vb.v, m, sv->hash, n + 1 - m, b, found, earlier);
+}
+
+static uint16_t max_of(const uint16_t *v, uint64_t count)
+{
+    uint16_t mx = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (v[i] > mx)
+            mx = v[i];
+    return mx;
+}
+
+/* Hands the values to *out (shrinking the buffer to fit). */
+static void solver_emit(solver *sv, gr_seq *out)
+{
+    uint16_t *v = sv->vb.v;
+    uint16_t *shrunk = realloc(v, (size_t)sv->vb.count * sizeof *v);
+    if (shrunk != NULL)
+        v = shrunk;
+    sv->vb.v = NULL;
+    out->values = v;
+    out->owned = v;
+    out->count = sv->vb.count;
+    out->max_value = max_of(v, sv->vb.count);
+}
+
+gr_status gr_subtraction_solve(const uint64_t *moves, size_t nmoves, uint64_t need,
+                               gr_budget *b, gr_seq *out)
+{
+    memset(out, 0, sizeof *out);
+    solver sv;
+    memset(&sv, 0, sizeof sv);
+    gr_status st = move_set_make(moves, nmoves, &sv.ms);
+    if (st == GR_OK) {
+        sv.seen = calloc(sv.ms.count + 1, sizeof *sv.seen);
+        st = sv.seen ? table_init(&sv.table, 1024) : GR_ENOMEM;
+    }
+    sv.top_power = power_u64(HASH_BASE, sv.ms.max ? sv.ms.max - 1 : 0);
+    bool found = false;
+    uint64_t earlier = 0;
+    while (st == GR_OK && !found)
+        st = solver_step(&sv, b, &found, &earlier);
+    if (found) {
+        /* The newest window starts at count - m and repeats the one at
+         * `earlier`: count = start + m >= preperiod + period. */
+        out->periodic = true;
+        out->preperiod = earlier;
+        out->period = sv.vb.count - sv.ms.max - earlier;
+        solver_emit(&sv, out);
+    } else if (st == GR_ELIMIT && need < sv.vb.count) {
+        st = GR_OK;
+        solver_emit(&sv, out);
+    }
+    solver_free(&sv);
+    return st;
+}
+
+gr_status gr_subtraction_move(const uint64_t *moves, size_t nmoves, const gr_seq *s,
+                              uint64_t n, uint16_t target, uint64_t *take)
+{
+    if (moves == NULL || nmoves == 0)
+        return GR_EINVAL;
+    /* Moves may be unsorted: keep the least winning s and the least s whose
+     * value is unknown; an unknown below the winner leaves "smallest" open. */
+    uint64_t best = UINT64_MAX, least_unknown = UINT64_MAX;
+    for (size_t i = 0; i < nmoves; i++) {
+        uint64_t m = moves[i];
+        if (m < 1 || m > GR_SUBTRACTION_MAX_MOVE)
+            return GR_EINVAL;
+        if (m > n || m >= best)
+            continue;
+        uint16_t g;
+        gr_status st = gr_seq_value(s, n - m, &g);
+        if (st != GR_OK) {
+            if (m < least_unknown)
+                least_unknown = m;
+        } else if (g == target) {
+            best = m;
+        }
+    }
+    if (least_unknown < best)
+        return GR_EBOUND;
+    if (best == UINT64_MAX)
+        return GR_EINVAL;
+    *take = best;
+    return GR_OK;
+}
