@@ -15,7 +15,7 @@ void gr_limits_default(gr_limits *l)
     l->max_move = GR_SUBTRACTION_MAX_MOVE;
     l->max_nodes = 1000000;
     l->max_edges = 1000000;
-    l->octal_max_values = 32768;
+    l->octal_max_values = 16384;
     l->grundys_max_heap = 65536;
 }
 

@@ -256,12 +256,12 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     if (ipv6)
         flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, c->port, NULL, NULL, handle, st,
+                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                             MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, request_done, st,
-                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
                             MHD_OPTION_END);
 }

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs the pinned npm tools (OpenAPI linter, JSON Schema validator) into
+# node_modules/ when package-lock.json is newer than the installed tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f package-lock.json ] || exit 0
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,206 @@
+/* The request path from bytes to answer: statuses, error bodies, and the
+ * shape of answers for every game in the registry. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/analyze.h"
+#include "api/games.h"
+#include "check_main.h"
+
+static cJSON *ask(const char *query, int *status)
+{
+    gr_limits l;
+    gr_limits_default(&l);
+    gr_reply r;
+    gr_api_analyze(&l, query, strlen(query), &r);
+    *status = r.status;
+    ck_assert_ptr_nonnull(r.body);
+    cJSON *root = cJSON_Parse(r.body);
+    ck_assert_ptr_nonnull(root);
+    free(r.body);
+    return root;
+}
+
+static const struct {
+    const char *query;
+    int status;
+    const char *code, *field;
+} errors[] = {
+    { "not json", 400, "bad_json", NULL },
+    { "{\"game\":\"nim\",\"piles\":[1,2]", 400, "bad_json", NULL },
+    { "[1,2,3]", 422, "invalid_query", NULL },
+    { "{}", 422, "missing_field", "game" },
+    { "{\"game\":7}", 422, "invalid_field", "game" },
+    { "{\"game\":\"chess\"}", 422, "unknown_game", "game" },
+    { "{\"game\":\"nim\"}", 422, "missing_field", "piles" },
+    { "{\"game\":\"nim\",\"piles\":3}", 422, "invalid_field", "piles" },
+    { "{\"game\":\"nim\",\"piles\":[1,2,-3]}", 422, "invalid_integer", "piles[2]" },
+    { "{\"game\":\"nim\",\"piles\":[1,2.5]}", 422, "invalid_integer", "piles[1]" },
+    { "{\"game\":\"nim\",\"piles\":[\"x\"]}", 422, "invalid_integer", "piles[0]" },
+    { "{\"game\":\"nim\",\"piles\":[9223372036854775808]}", 422, "invalid_integer", "piles[0]" },
+    { "{\"game\":\"nim\",\"piles\":[1],\"convention\":\"weird\"}", 422, "invalid_field", "convention" },
+    { "{\"game\":\"wythoff\",\"piles\":[1,2],\"convention\":\"misere\"}", 422, "unsupported_convention", "convention" },
+    { "{\"game\":\"subtraction\",\"piles\":[5]}", 422, "missing_field", "moves" },
+    { "{\"game\":\"subtraction\",\"moves\":[],\"piles\":[5]}", 422, "invalid_field", "moves" },
+    { "{\"game\":\"subtraction\",\"moves\":[0,2],\"piles\":[5]}", 422, "out_of_range", "moves[0]" },
+    { "{\"game\":\"subtraction\",\"moves\":[1,65537],\"piles\":[5]}", 422, "out_of_range", "moves[1]" },
+    { "{\"game\":\"wythoff\",\"piles\":[1]}", 422, "invalid_field", "piles" },
+    { "{\"game\":\"wythoff\",\"piles\":[1,2,3]}", 422, "too_many", "piles" },
+    { "{\"game\":\"divisor\",\"n\":0}", 422, "out_of_range", "n" },
+    { "{\"game\":\"fibonacci\"}", 422, "missing_field", "n" },
+    { "{\"game\":\"octal\",\"piles\":[3]}", 422, "missing_field", "code" },
+    { "{\"game\":\"octal\",\"code\":\"0.8\",\"piles\":[3]}", 422, "invalid_field", "code" },
+    { "{\"game\":\"octal\",\"code\":\"0.123456701\",\"piles\":[3]}", 422, "invalid_field", "code" },
+    { "{\"game\":\"octal\",\"code\":\"0.007\",\"piles\":[1000000000]}", 422, "beyond_bound", "piles" },
+    { "{\"game\":\"grundys_game\",\"piles\":[1000000000]}", 422, "beyond_bound", "piles" },
+    { "{\"game\":\"graph\",\"edges\":[[0,1],[1,2],[2,0]],\"tokens\":[0]}", 422, "cycle", "edges" },
+    { "{\"game\":\"graph\",\"edges\":[[0,1,2]],\"tokens\":[0]}", 422, "invalid_field", "edges[0]" },
+    { "{\"game\":\"graph\",\"edges\":[[0,1]],\"tokens\":[5],\"nodes\":2}", 422, "out_of_range", "tokens[0]" },
+    { "{\"game\":\"graph\",\"edges\":[[0,\"a\"]],\"tokens\":[0]}", 422, "invalid_integer", "edges[0][1]" },
+    { "{\"game\":\"staircase\",\"stairs\":[9223372036854775807,1]}", 422, "out_of_range", "stairs" },
+};
+
+START_TEST(test_error_statuses)
+{
+    int status;
+    cJSON *root = ask(errors[_i].query, &status);
+    ck_assert_int_eq(status, errors[_i].status);
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+    ck_assert_ptr_nonnull(err);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(err, "code")->valuestring, errors[_i].code);
+    ck_assert(strlen(cJSON_GetObjectItemCaseSensitive(err, "message")->valuestring) > 10);
+    const cJSON *field = cJSON_GetObjectItemCaseSensitive(err, "field");
+    if (errors[_i].field)
+        ck_assert_str_eq(field->valuestring, errors[_i].field);
+    else
+        ck_assert(cJSON_IsNull(field));
+    cJSON_Delete(root);
+}
+END_TEST
+
+/* One small query per registry entry: the answer has every contract key in
+ * order, and a first-player win carries a move and a next position. */
+static const char *const samples[] = {
+    "{\"game\":\"nim\",\"piles\":[3,4,5]}",
+    "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[2,10]}",
+    "{\"game\":\"staircase\",\"stairs\":[0,3,1,4]}",
+    "{\"game\":\"wythoff\",\"piles\":[5,9]}",
+    "{\"game\":\"fibonacci\",\"n\":12}",
+    "{\"game\":\"divisor\",\"n\":12}",
+    "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}",
+    "{\"game\":\"grundys_game\",\"piles\":[7,13]}",
+    "{\"game\":\"graph\",\"edges\":[[0,1],[1,2]],\"tokens\":[0,0,1]}",
+};
+
+START_TEST(test_answer_shape)
+{
+    static const char *const keys[] = { "game", "convention", "winner", "grundy", "components",
+                                        "move", "next", "explanation" };
+    int status;
+    cJSON *root = ask(samples[_i], &status);
+    ck_assert_int_eq(status, 200);
+    const cJSON *item = root->child;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++, item = item->next) {
+        ck_assert_ptr_nonnull(item);
+        ck_assert_str_eq(item->string, keys[k]);
+    }
+    ck_assert_ptr_null(item);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "winner")->valuestring, "first");
+    const cJSON *move = cJSON_GetObjectItemCaseSensitive(root, "move");
+    ck_assert(cJSON_IsObject(move));
+    ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(move, "text")));
+    ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "next")));
+    ck_assert(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "components")) >= 1);
+    cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(test_registry_complete)
+{
+    ck_assert_uint_eq(gr_ngames, sizeof samples / sizeof samples[0]);
+    for (size_t i = 0; i < gr_ngames; i++) {
+        ck_assert_ptr_eq(gr_game_find(gr_games[i].name), &gr_games[i]);
+        char needle[64];
+        snprintf(needle, sizeof needle, "\"game\":\"%s\"", gr_games[i].name);
+        int found = 0;
+        for (size_t k = 0; k < sizeof samples / sizeof samples[0]; k++)
+            found += strstr(samples[k], needle) != NULL;
+        ck_assert_int_eq(found, 1);
+    }
+    ck_assert_ptr_null(gr_game_find("Nim"));
+}
+END_TEST
+
+START_TEST(test_second_player_has_no_move)
+{
+    int status;
+    cJSON *root = ask("{\"game\":\"nim\",\"piles\":[1,2,3]}", &status);
+    ck_assert_int_eq(status, 200);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "winner")->valuestring, "second");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "move")));
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "next")));
+    cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(test_exact_nim_sum)
+{
+    gr_limits l;
+    gr_limits_default(&l);
+    gr_reply r;
+    const char *q = "{\"game\":\"nim\",\"piles\":[1000000000000000001,\"1000000000000000000\"]}";
+    gr_api_analyze(&l, q, strlen(q), &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"grundy\":1,"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"next\":{\"piles\":[1000000000000000000,1000000000000000000]}"));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(test_misere_nim_answers)
+{
+    int status;
+    cJSON *root = ask("{\"game\":\"nim\",\"piles\":[1,1],\"convention\":\"misere\"}", &status);
+    ck_assert_int_eq(status, 200);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "winner")->valuestring, "first");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "grundy")));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "convention")->valuestring, "misere");
+    cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(test_budget_limit)
+{
+    gr_limits l;
+    gr_limits_default(&l);
+    l.budget = 1000;
+    gr_reply r;
+    const char *q = "{\"game\":\"grundys_game\",\"piles\":[5000]}";
+    gr_api_analyze(&l, q, strlen(q), &r);
+    ck_assert_int_eq(r.status, 422);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"limit_exceeded\""));
+    free(r.body);
+}
+END_TEST
+
+static Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("api");
+    tcase_add_loop_test(tc, test_error_statuses, 0, sizeof errors / sizeof errors[0]);
+    tcase_add_loop_test(tc, test_answer_shape, 0, sizeof samples / sizeof samples[0]);
+    tcase_add_test(tc, test_registry_complete);
+    tcase_add_test(tc, test_second_player_has_no_move);
+    tcase_add_test(tc, test_exact_nim_sum);
+    tcase_add_test(tc, test_misere_nim_answers);
+    tcase_add_test(tc, test_budget_limit);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return gr_check_run(api_suite());
+}
