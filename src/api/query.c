@@ -9,7 +9,7 @@
 
 void gr_limits_default(gr_limits *l)
 {
-    l->budget = UINT64_C(200000000);
+    l->budget = UINT64_C(500000000);
     l->max_items = 100000;
     l->max_moves = 4096;
     l->max_move = GR_SUBTRACTION_MAX_MOVE;

@@ -74,7 +74,7 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400, "idle connection timeout in seconds; default 30" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
-        { "budget", "GRUNDYD_BUDGET", 'U', &c->limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 200000000" },
+        { "budget", "GRUNDYD_BUDGET", 'U', &c->limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
         { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &c->limits.max_items, 1, 100000000, "entries in piles, stairs or tokens; default 100000" },
     };
     enum { NOPTS = sizeof opts / sizeof opts[0] };
