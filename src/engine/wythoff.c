@@ -146,6 +146,7 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g)
 {
     gr_u128 words128 = ((gr_u128)2 * x + y) / 64 + 1;
     gr_u128 sets = (gr_u128)2 * x + 3;
+    /* also keeps y < 2^64 - 1, so the column loop below ends */
     if (words128 > SIZE_MAX / sizeof(uint64_t) / sets)
         return GR_ENOMEM;
     size_t words = (size_t)words128;
@@ -169,8 +170,6 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g)
             wythoff_set_bit(column, value);
             wythoff_set_bit(diag, value);
         }
-        if (j == UINT64_MAX)
-            break;
     }
     free(store);
     *g = value;
