@@ -31,7 +31,9 @@ typedef struct grundy_solver {
     uint16_t *g;        /* g[0 .. count) */
     uint64_t count;
     uint64_t *rare;     /* rare positions >= 1, ascending */
+    uint16_t *rare_value; /* rare_value[i] = g[rare[i]], read without a dependent load */
     size_t nrare, rare_cap;
+    size_t below_half;  /* rare positions r with 2r < count (the next n) */
     unsigned mask;
     uint64_t *excluded; /* excluded[v] == n + 1: v is an option of n */
     uint64_t *wanted;   /* wanted[v] == n + 1: rare v < c not yet seen */
@@ -55,12 +57,17 @@ static gr_status rare_push(grundy_solver *sv, uint64_t pos)
     if (sv->nrare == sv->rare_cap) {
         size_t cap = sv->rare_cap ? 2 * sv->rare_cap : 256;
         uint64_t *r = realloc(sv->rare, cap * sizeof *r);
-        if (r == NULL)
+        if (r != NULL)
+            sv->rare = r;
+        uint16_t *rv = realloc(sv->rare_value, cap * sizeof *rv);
+        if (rv != NULL)
+            sv->rare_value = rv;
+        if (r == NULL || rv == NULL)
             return GR_ENOMEM;
-        sv->rare = r;
         sv->rare_cap = cap;
     }
-    sv->rare[sv->nrare++] = pos;
+    sv->rare[sv->nrare] = pos;
+    sv->rare_value[sv->nrare++] = sv->g[pos];
     return GR_OK;
 }
 
@@ -116,22 +123,35 @@ static gr_status maybe_change_mask(grundy_solver *sv, gr_budget *b)
         return GR_ELIMIT;
     sv->mask = mask;
     sv->nrare = 0;
+    sv->below_half = 0;
     for (uint64_t pos = 1; pos < sv->count && st == GR_OK; pos++)
         if (is_rare(sv->g[pos], mask))
             st = rare_push(sv, pos);
     return st;
 }
 
-/* Marks every option coming from a split with a rare part (either one). */
-static void exclude_rare_splits(const grundy_solver *sv, uint64_t n, uint64_t stamp)
+/* Marks the values of the splits (r, n - r) for rare positions r in
+ * [from, to) of the rare list. */
+static void exclude_range(const grundy_solver *sv, uint64_t n, size_t from, size_t to,
+                          uint64_t stamp)
 {
     const uint16_t *g = sv->g;
     uint64_t *excluded = sv->excluded;
-    for (size_t i = 0; i < sv->nrare; i++) {
-        uint64_t r = sv->rare[i]; /* 1 <= r < n: positions are added in order */
-        if (2 * r != n)
-            excluded[g[r] ^ g[n - r]] = stamp;
-    }
+    for (size_t i = from; i < to; i++)
+        excluded[sv->rare_value[i] ^ g[n - sv->rare[i]]] = stamp;
+}
+
+/* Marks every option coming from a split with a rare part: the splits
+ * (r, n - r) for every rare r < n (rare positions are added in order, so all
+ * of them), except r = n / 2, which is not an unequal split. */
+static void exclude_rare_splits(grundy_solver *sv, uint64_t n, uint64_t stamp)
+{
+    while (sv->below_half < sv->nrare && 2 * sv->rare[sv->below_half] < n)
+        sv->below_half++;
+    size_t h = sv->below_half;
+    bool skip_half = h < sv->nrare && 2 * sv->rare[h] == n;
+    exclude_range(sv, n, 0, h, stamp);
+    exclude_range(sv, n, h + skip_half, sv->nrare, stamp);
 }
 
 /* Marks the rare values below c that are not yet options; returns how many. */
@@ -146,27 +166,20 @@ static unsigned want_rare_below(const grundy_solver *sv, unsigned c, uint64_t st
     return missing;
 }
 
-/* Scans the splits of n until every wanted value has turned up; returns how
- * many are still missing (0 on early exit). Splits are visited in SCAN_STRIDE
- * interleaved passes: neighbouring splits give correlated values (the
- * sequence is locally near-periodic), so striding finds the wanted values
- * in about half the steps of a plain ascending scan. Every split a with
- * 1 <= a < n - a is still visited once. Pays SCAN_CHUNK splits at a time. */
-static gr_status scan_splits(const grundy_solver *sv, uint64_t n, uint64_t stamp,
-                             unsigned *missing, gr_budget *b)
+/* Visits splits a = first, first + SCAN_STRIDE, ... up to `last`, marking
+ * wanted values as found; stops early when none is missing. */
+static gr_status scan_pass(const grundy_solver *sv, uint64_t n, uint64_t first,
+                           uint64_t last, uint64_t stamp, unsigned *missing, gr_budget *b)
 {
     const uint16_t *g = sv->g;
     uint64_t *wanted = sv->wanted;
-    uint64_t last = n >= 1 ? (n - 1) / 2 : 0; /* a < n - a */
-    uint64_t unpaid = 0;
-    for (uint64_t first = 1; first <= last && first <= SCAN_STRIDE; first++)
-        for (uint64_t a = first; a <= last; a += SCAN_STRIDE) {
-            if (unpaid == 0) {
-                if (!gr_budget_spend(b, SCAN_CHUNK))
-                    return GR_ELIMIT;
-                unpaid = SCAN_CHUNK;
-            }
-            unpaid--;
+    for (uint64_t a = first; a <= last;) {
+        uint64_t steps = (last - a) / SCAN_STRIDE + 1;
+        if (steps > SCAN_CHUNK)
+            steps = SCAN_CHUNK;
+        if (!gr_budget_spend(b, steps))
+            return GR_ELIMIT;
+        for (uint64_t end = a + steps * SCAN_STRIDE; a < end; a += SCAN_STRIDE) {
             unsigned x = g[a] ^ g[n - a];
             if (wanted[x] == stamp) {
                 wanted[x] = 0;
@@ -174,7 +187,24 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, uint64_t stamp
                     return GR_OK;
             }
         }
+    }
     return GR_OK;
+}
+
+/* Scans the splits of n until every wanted value has turned up, leaving in
+ * *missing how many never did. Splits are visited in SCAN_STRIDE interleaved
+ * passes: neighbouring splits give correlated values (the sequence is
+ * locally near-periodic), so striding finds the wanted values in about half
+ * the steps of a plain ascending scan. Every split a with 1 <= a < n - a is
+ * still visited exactly once. */
+static gr_status scan_splits(const grundy_solver *sv, uint64_t n, uint64_t stamp,
+                             unsigned *missing, gr_budget *b)
+{
+    uint64_t last = n >= 1 ? (n - 1) / 2 : 0; /* a < n - a */
+    gr_status st = GR_OK;
+    for (uint64_t first = 1; first <= SCAN_STRIDE && *missing > 0 && st == GR_OK; first++)
+        st = scan_pass(sv, n, first, last, stamp, missing, b);
+    return st;
 }
 
 /* Computes g(n) for n = count by the method at the top. */
@@ -220,6 +250,7 @@ static void solver_free(grundy_solver *sv)
 {
     free(sv->g);
     free(sv->rare);
+    free(sv->rare_value);
     free(sv->excluded);
     free(sv->wanted);
     free(sv->tally);
