@@ -47,7 +47,7 @@ static const struct {
     { "{\"game\":\"subtraction\",\"moves\":[0,2],\"piles\":[5]}", 422, "out_of_range", "moves[0]" },
     { "{\"game\":\"subtraction\",\"moves\":[1,65537],\"piles\":[5]}", 422, "out_of_range", "moves[1]" },
     { "{\"game\":\"wythoff\",\"piles\":[1]}", 422, "invalid_field", "piles" },
-    { "{\"game\":\"wythoff\",\"piles\":[1,2,3]}", 422, "too_many", "piles" },
+    { "{\"game\":\"wythoff\",\"piles\":[1,2,3]}", 422, "invalid_field", "piles" },
     { "{\"game\":\"divisor\",\"n\":0}", 422, "out_of_range", "n" },
     { "{\"game\":\"fibonacci\"}", 422, "missing_field", "n" },
     { "{\"game\":\"octal\",\"piles\":[3]}", 422, "missing_field", "code" },

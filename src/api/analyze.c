@@ -32,7 +32,8 @@ static int read_game(gr_query *q, const gr_game **out)
     const cJSON *g = gr_q_get(q, "game");
     if (!g)
         return gr_fail(q->err, 422, "missing_field", "game",
-                       "the field \"game\" is required; see GET /v1/games or the README for the list");
+                       "the field \"game\" is required: one of nim, subtraction, staircase, wythoff, "
+                       "fibonacci, divisor, octal, grundys_game, graph");
     if (!cJSON_IsString(g))
         return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
     *out = gr_game_find(g->valuestring);

@@ -23,8 +23,8 @@ int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *
     switch (s) {
     case GR_ELIMIT:
         return gr_fail(e, 422, "limit_exceeded", field,
-                       "%s needs more work than the per-request compute budget allows; "
-                       "ask for a smaller position or raise --budget", what);
+                       "%s needs more work than the per-query compute budget allows; "
+                       "ask for a smaller position (the daemon's --budget sets the budget)", what);
     case GR_EBOUND:
         return gr_fail(e, 422, "beyond_bound", field,
                        "%s is past the bound up to which values are known", what);

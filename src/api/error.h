@@ -7,7 +7,7 @@
 #include "grundy/status.h"
 
 typedef struct gr_api_error {
-    int status;         /* HTTP status: 400, 404, 405, 413, 422, 503 */
+    int status;         /* HTTP status: 400, 404, 405, 413, 422, 500, 503 */
     const char *code;   /* stable code, e.g. "invalid_field" */
     char field[128];    /* offending field path, "" when no single field is at fault */
     char message[384];  /* what went wrong and what to change */

@@ -170,7 +170,7 @@ static int graph_move(gr_query *q, const graph_input *in, const gr_graph *g, con
             cJSON_AddItemToArray(arr, gr_json_u64_item(k == i ? to : in->ids[2 * in->nedges + k]));
         return 0;
     }
-    return gr_fail(q->err, 422, "internal", "tokens", "no winning move found; please report this query");
+    return gr_fail(q->err, 500, "internal", "tokens", "no winning move found; please report this query");
 }
 
 static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, const uint32_t *values)

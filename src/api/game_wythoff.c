@@ -54,7 +54,7 @@ int gr_analyze_wythoff(gr_query *q)
 {
     uint64_t *piles;
     size_t n;
-    if (gr_q_u64_list(q, "piles", 2, false, &piles, &n))
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, false, &piles, &n))
         return -1;
     int rc = 0;
     uint64_t p[2] = { piles[0], n == 2 ? piles[1] : 0 };

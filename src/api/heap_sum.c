@@ -16,6 +16,10 @@ uint64_t gr_max_u64(const uint64_t *v, size_t n)
 void gr_text_nim_sum(gr_text *t, const uint64_t *values, size_t n, uint64_t x)
 {
     enum { SHOWN = 12 };
+    if (n == 0) {
+        gr_text_add(t, "(no piles) = 0");
+        return;
+    }
     for (size_t i = 0; i < n && i < SHOWN; i++)
         gr_text_add(t, "%s%" PRIu64, i ? " ^ " : "", values[i]);
     if (n > SHOWN)
@@ -114,7 +118,7 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
                     i, values[i], target);
         return add_move(q, piles, n, i, &mv);
     }
-    return gr_fail(q->err, 422, "internal", "piles", "no winning move found; please report this query");
+    return gr_fail(q->err, 500, "internal", "piles", "no winning move found; please report this query");
 }
 
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
