@@ -33,7 +33,7 @@ static const route routes[] = {
 
 typedef struct server_state {
     const gr_server_config *cfg;
-    atomic_long in_flight;  /* requests between their first byte and their completion */
+    atomic_long in_flight;  /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;   /* set on SIGTERM: replies carry Connection: close */
 } server_state;
 
@@ -43,7 +43,9 @@ typedef struct request {
     char *body;
     size_t len, cap;
     bool too_large;
-    bool answered; /* a reply was queued before the body was read */
+    bool answered; /* a reply was queued */
+    bool counted;  /* counted in in_flight; a body abandoned half-way is never counted,
+                    * since libmicrohttpd reports such connections only at their timeout */
 } request;
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, server_state *st, gr_reply *r,
@@ -162,7 +164,6 @@ static enum MHD_Result begin_request(struct MHD_Connection *conn, server_state *
     if (!rq)
         return MHD_NO;
     *con_cls = rq;
-    atomic_fetch_add(&st->in_flight, 1);
     enum MHD_Result res = MHD_YES;
     if (!find_route(conn, st, url, method, &rq->route, &res)) {
         rq->answered = true;
@@ -193,6 +194,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
     if (rq->answered)
         return MHD_YES;
     rq->answered = true;
+    rq->counted = true;
+    atomic_fetch_add(&st->in_flight, 1);
     if (rq->route == ROUTE_HEALTHZ)
         return send_json(conn, st, "{\"status\":\"ok\"}");
     if (rq->too_large)
@@ -211,10 +214,11 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     if (!rq)
         return;
+    if (rq->counted)
+        atomic_fetch_sub(&st->in_flight, 1);
     free(rq->body);
     free(rq);
     *con_cls = NULL;
-    atomic_fetch_sub(&st->in_flight, 1);
 }
 
 static void log_mhd(void *cls, const char *fmt, va_list ap)

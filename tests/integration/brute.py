@@ -1,0 +1,680 @@
+"""Independent brute-force solvers for the grundyd integration tests.
+
+Written from the rules in docs/api.md (and the facts in references.md), not
+from the C code. Every solver is a plain memoised mex (Sprague-Grundy) or
+win/loss search over small positions; nothing here uses a closed formula
+except where a function's name says so (wythoff_a, *_periodic_value), and
+those formulas are themselves checked against the brute force in the tests.
+
+Queries are the request dicts sent to POST /v1/analyze. Main entry points:
+
+    solve(query)            -> Result(winner, grundy, components) or raises
+                               Cycle / ValueError for queries brute force
+                               cannot or should not answer
+    legal_next(query)       -> list of `next` dicts reachable by one move,
+                               in the request's own field names (small only)
+    check_move(query, nxt)  -> None if `nxt` is one legal move away from the
+                               request, else a string saying why not; works
+                               for huge integers (no enumeration)
+    merge(query, nxt)       -> {**query, **nxt}
+
+Python 3 standard library only.
+"""
+
+import math
+import sys
+from functools import lru_cache
+
+sys.setrecursionlimit(20000)
+
+INT_MAX = 2**63 - 1
+
+
+class Cycle(Exception):
+    """The graph of a graph query has a directed cycle."""
+
+
+class Result:
+    def __init__(self, winner, grundy, components):
+        self.winner = winner          # "first" / "second"
+        self.grundy = grundy          # int, or None (misere)
+        self.components = components  # list of ints (per pile / stair / token)
+
+    def __repr__(self):
+        return "Result(%r, %r, %r)" % (self.winner, self.grundy, self.components)
+
+
+def mex(values):
+    s = set(values)
+    m = 0
+    while m in s:
+        m += 1
+    return m
+
+
+def as_int(v):
+    """A count as the service reads it: a JSON int or a decimal string."""
+    if isinstance(v, bool):
+        raise ValueError("bool")
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and v.isdigit() and v.isascii():
+        return int(v)
+    raise ValueError("not an integer: %r" % (v,))
+
+
+def ints(lst):
+    return [as_int(v) for v in lst]
+
+
+def merge(query, nxt):
+    out = dict(query)
+    out.update(nxt)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Single-heap rules (moves from a heap of size n to a tuple of heaps)
+
+def nim_heap_options(n):
+    """Nim: take any positive number from the heap."""
+    return [((n - t,) if n - t > 0 else ()) for t in range(1, n + 1)]
+
+
+def subtraction_heap_options(n, moves):
+    return [((n - s,) if n - s > 0 else ()) for s in sorted(set(moves)) if 1 <= s <= n]
+
+
+def parse_octal(code):
+    """'0.d1d2...' -> {k: digit}."""
+    if not isinstance(code, str) or not code.startswith("0.") or len(code) < 3:
+        raise ValueError("bad octal code %r" % (code,))
+    digits = {}
+    for k, ch in enumerate(code[2:], start=1):
+        if ch not in "01234567":
+            raise ValueError("bad octal digit in %r" % (code,))
+        if ch != "0":
+            digits[k] = int(ch)
+    if not digits:
+        raise ValueError("all-zero octal code")
+    return digits
+
+
+def octal_heap_options(n, digits):
+    """Digit k, bit 1: remove k when that is the whole heap; bit 2: remove k
+    leaving one (non-empty) heap; bit 4: remove k leaving two non-empty heaps."""
+    out = []
+    for k, d in digits.items():
+        if k > n:
+            continue
+        rest = n - k
+        if d & 1 and rest == 0:
+            out.append(())
+        if d & 2 and rest >= 1:
+            out.append((rest,))
+        if d & 4 and rest >= 2:
+            for a in range(1, rest // 2 + 1):
+                out.append((a, rest - a))
+    return out
+
+
+def grundys_game_heap_options(n):
+    """Split a heap into two non-empty heaps of different sizes."""
+    return [(a, n - a) for a in range(1, (n + 1) // 2) if a != n - a]
+
+
+def heap_values(options_fn, upto, g=None):
+    """g(0..upto) for a heap game given by options_fn(n) -> list of tuples;
+    extends the list g in place when given."""
+    g = [] if g is None else g
+    for n in range(len(g), upto + 1):
+        opts = []
+        for tup in options_fn(n):
+            x = 0
+            for h in tup:
+                x ^= g[h]
+            opts.append(x)
+        g.append(mex(opts))
+    return g
+
+
+_VALUES = {}
+
+
+def _cached_values(key, options_fn, upto):
+    """Values of one heap game, computed once and extended on demand."""
+    g = _VALUES.setdefault(key, [])
+    if len(g) <= upto:
+        heap_values(options_fn, upto, g)
+    return g[:upto + 1]
+
+
+def subtraction_values(moves, upto):
+    moves = tuple(sorted(set(moves)))
+    return _cached_values(("subtraction", moves), lambda n: subtraction_heap_options(n, moves), upto)
+
+
+def octal_values(code, upto):
+    digits = parse_octal(code)
+    return _cached_values(("octal", code), lambda n: octal_heap_options(n, digits), upto)
+
+
+def grundys_game_values(upto):
+    # O(n^2) plain mex; fine up to a few thousand.
+    g = _VALUES.setdefault(("grundys_game",), [])
+    for n in range(len(g), upto + 1):
+        seen = set()
+        for a in range(1, (n + 1) // 2):
+            seen.add(g[a] ^ g[n - a])
+        g.append(mex(seen))
+    return g[:upto + 1]
+
+
+def nim_values(upto):
+    return heap_values(nim_heap_options, upto)
+
+
+# ---------------------------------------------------------------------------
+# Periodicity from brute-force values
+
+def find_period(g, certificate_len):
+    """Least period p and least preperiod s (given p) such that
+    g[n + p] == g[n] for s <= n < len(g) - p, with at least certificate_len(s, p)
+    values computed. Returns (s, p) or None."""
+    N = len(g)
+    for p in range(1, N // 2):
+        # least s such that the tail from s is p-periodic within the data
+        s = N - p
+        while s > 0 and g[s - 1] == g[s - 1 + p]:
+            s -= 1
+        if N >= certificate_len(s, p):
+            return s, p
+    return None
+
+
+def subtraction_period(moves, upto=3000):
+    """(preperiod, period) from brute-force values; the window certificate of
+    references.md: equal windows of length max(S) at s and s + p."""
+    m = max(moves)
+    g = subtraction_values(moves, upto)
+    return find_period(g, lambda s, p: s + p + m + 1)
+
+
+def octal_period(code, upto=1000):
+    """(preperiod, period) with the octal certificate
+    N >= max(2s + 2p + t - 1, p + t + 1) (N = number of values known)."""
+    t = max(parse_octal(code))
+    g = octal_values(code, upto)
+    return find_period(g, lambda s, p: max(2 * s + 2 * p + t - 1, p + t + 1))
+
+
+def periodic_value(g, s, p, n):
+    """g(n) for any n given brute values g (len > s + p) with period (s, p)."""
+    if n < len(g):
+        return g[n]
+    return g[s + (n - s) % p]
+
+
+# ---------------------------------------------------------------------------
+# Sums of heaps: whole-position mex (for cross-checking the XOR rule) and
+# misere win/loss.
+
+def whole_position_grundy(piles, options_fn):
+    """Grundy value of a sum of heaps by mex over whole positions (no XOR
+    rule). Small positions only."""
+    @lru_cache(maxsize=None)
+    def g(state):
+        opts = []
+        for i, h in enumerate(state):
+            for tup in options_fn(h):
+                nxt = tuple(sorted(state[:i] + tuple(tup) + state[i + 1:]))
+                opts.append(g(nxt))
+        return mex(opts)
+    return g(tuple(sorted(p for p in piles if p > 0)))
+
+
+@lru_cache(maxsize=None)
+def _misere_nim_win(state):
+    # The player who cannot move WINS.
+    moves = []
+    for i, h in enumerate(state):
+        for t in range(1, h + 1):
+            nxt = tuple(sorted(x for x in state[:i] + (h - t,) + state[i + 1:] if x > 0))
+            moves.append(nxt)
+    if not moves:
+        return True
+    return any(not _misere_nim_win(m) for m in moves)
+
+
+def misere_nim_win(piles):
+    return _misere_nim_win(tuple(sorted(p for p in piles if p > 0)))
+
+
+# ---------------------------------------------------------------------------
+# Staircase: whole-position mex over tuples (order matters).
+
+@lru_cache(maxsize=None)
+def _staircase_grundy(stairs):
+    opts = []
+    for i in range(1, len(stairs)):
+        for c in range(1, stairs[i] + 1):
+            s = list(stairs)
+            s[i] -= c
+            s[i - 1] += c
+            opts.append(_staircase_grundy(tuple(s)))
+    return mex(opts)
+
+
+def staircase_grundy(stairs):
+    # stair 0 never matters for play; normalise it to 0 to share the memo
+    s = list(stairs)
+    if s:
+        s[0] = 0
+    return _staircase_grundy(tuple(s))
+
+
+# ---------------------------------------------------------------------------
+# Wythoff
+
+@lru_cache(maxsize=None)
+def wythoff_table(size):
+    """g[x][y] for 0 <= x, y <= size by mex over all moves."""
+    g = [[0] * (size + 1) for _ in range(size + 1)]
+    for x in range(size + 1):
+        for y in range(size + 1):
+            opts = set()
+            for t in range(1, x + 1):
+                opts.add(g[x - t][y])
+            for t in range(1, y + 1):
+                opts.add(g[x][y - t])
+            for t in range(1, min(x, y) + 1):
+                opts.add(g[x - t][y - t])
+            g[x][y] = mex(opts)
+    return g
+
+
+def wythoff_a(k):
+    """a_k = floor(k * phi), exact: (k + isqrt(5 k^2)) // 2."""
+    return (k + math.isqrt(5 * k * k)) // 2
+
+
+def wythoff_is_p(x, y):
+    lo, hi = min(x, y), max(x, y)
+    return lo == wythoff_a(hi - lo)
+
+
+# ---------------------------------------------------------------------------
+# Fibonacci nim: state (n, q), q = most the mover may take.
+
+@lru_cache(maxsize=None)
+def fibonacci_grundy(n, q):
+    q = min(q, n)
+    return mex(fibonacci_grundy(n - t, 2 * t) for t in range(1, q + 1))
+
+
+def zeckendorf(n):
+    fibs = [1, 2]
+    while fibs[-1] <= n:
+        fibs.append(fibs[-1] + fibs[-2])
+    out = []
+    for f in reversed(fibs):
+        if f <= n:
+            out.append(f)
+            n -= f
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Divisor game
+
+@lru_cache(maxsize=None)
+def divisor_values(upto):
+    g = [0] * (upto + 1)
+    for n in range(1, upto + 1):
+        g[n] = mex(g[n - x] for x in range(1, n) if n % x == 0)
+    return g
+
+
+# ---------------------------------------------------------------------------
+# Graph games
+
+def graph_grundy(edges, nodes=None):
+    """{node: grundy} for every node named in edges (others are terminal: 0).
+    Raises Cycle if any directed cycle exists."""
+    succ = {}
+    for u, v in edges:
+        succ.setdefault(u, []).append(v)
+        succ.setdefault(v, [])
+    if nodes is not None:
+        for v in range(nodes):
+            succ.setdefault(v, [])
+    value = {}
+    state = {}  # 1 = on stack, 2 = done
+    for root in succ:
+        if root in state:
+            continue
+        stack = [(root, iter(succ[root]))]
+        state[root] = 1
+        while stack:
+            u, it = stack[-1]
+            advanced = False
+            for v in it:
+                st = state.get(v)
+                if st == 1:
+                    raise Cycle("cycle through %r" % (v,))
+                if st is None:
+                    state[v] = 1
+                    stack.append((v, iter(succ[v])))
+                    advanced = True
+                    break
+            if not advanced:
+                value[u] = mex(value[v] for v in succ[u])
+                state[u] = 2
+                stack.pop()
+    return value
+
+
+# ---------------------------------------------------------------------------
+# solve(): the brute-force answer for a (small) query
+
+def _xor(vals):
+    x = 0
+    for v in vals:
+        x ^= v
+    return x
+
+
+def _round_up(n):
+    """Table sizes are rounded up so that memoised tables are reused."""
+    return max(64, 1 << max(0, n).bit_length())
+
+
+def _winner(g):
+    return "first" if g else "second"
+
+
+def solve(query):
+    game = query["game"]
+    conv = query.get("convention") or "normal"
+    if conv not in ("normal", "misere"):
+        raise ValueError("convention")
+    if conv == "misere" and game != "nim":
+        raise ValueError("misere only for nim")
+    if game == "nim":
+        piles = ints(query["piles"])
+        if conv == "misere":
+            return Result("first" if misere_nim_win(piles) else "second", None, None)
+        g = nim_values(max(piles, default=0))
+        comps = [g[p] for p in piles]
+        return Result(_winner(_xor(comps)), _xor(comps), comps)
+    if game == "subtraction":
+        moves, piles = ints(query["moves"]), ints(query["piles"])
+        g = subtraction_values(moves, max(piles, default=0))
+        comps = [g[p] for p in piles]
+        return Result(_winner(_xor(comps)), _xor(comps), comps)
+    if game == "octal":
+        piles = ints(query["piles"])
+        g = octal_values(query["code"], max(piles, default=0))
+        comps = [g[p] for p in piles]
+        return Result(_winner(_xor(comps)), _xor(comps), comps)
+    if game == "grundys_game":
+        piles = ints(query["piles"])
+        g = grundys_game_values(max(piles, default=0))
+        comps = [g[p] for p in piles]
+        return Result(_winner(_xor(comps)), _xor(comps), comps)
+    if game == "staircase":
+        stairs = ints(query["stairs"])
+        gv = staircase_grundy(stairs)
+        return Result(_winner(gv), gv, None)
+    if game == "wythoff":
+        x, y = ints(query["piles"])
+        gv = wythoff_table(_round_up(max(x, y)))[x][y]
+        return Result(_winner(gv), gv, [gv])
+    if game == "fibonacci":
+        n = as_int(query["n"])
+        q = as_int(query["limit"]) if query.get("limit") is not None else max(n - 1, 0)
+        gv = fibonacci_grundy(n, q)
+        return Result(_winner(gv), gv, [gv])
+    if game == "divisor":
+        n = as_int(query["n"])
+        if n < 1:
+            raise ValueError("n >= 1")
+        gv = divisor_values(_round_up(n))[n]
+        return Result(_winner(gv), gv, [gv])
+    if game == "graph":
+        edges = [tuple(ints(e)) for e in query["edges"]]
+        tokens = ints(query["tokens"])
+        nodes = as_int(query["nodes"]) if query.get("nodes") is not None else None
+        val = graph_grundy(edges, nodes)
+        comps = [val.get(t, 0) for t in tokens]
+        return Result(_winner(_xor(comps)), _xor(comps), comps)
+    raise ValueError("unknown game %r" % (game,))
+
+
+# ---------------------------------------------------------------------------
+# legal_next(): every position one move away, as a `next` dict (small only)
+
+def _heap_next(piles, options_fn):
+    out = []
+    for i, h in enumerate(piles):
+        for tup in options_fn(h):
+            parts = list(tup) if tup else [0]
+            out.append({"piles": piles[:i] + parts + piles[i + 1:]})
+    return out
+
+
+def legal_next(query):
+    game = query["game"]
+    if game == "nim":
+        return _heap_next(ints(query["piles"]), nim_heap_options)
+    if game == "subtraction":
+        moves = ints(query["moves"])
+        return _heap_next(ints(query["piles"]), lambda n: subtraction_heap_options(n, moves))
+    if game == "octal":
+        digits = parse_octal(query["code"])
+        return _heap_next(ints(query["piles"]), lambda n: octal_heap_options(n, digits))
+    if game == "grundys_game":
+        return _heap_next(ints(query["piles"]), grundys_game_heap_options)
+    if game == "staircase":
+        s = ints(query["stairs"])
+        out = []
+        for i in range(1, len(s)):
+            for c in range(1, s[i] + 1):
+                t = list(s)
+                t[i] -= c
+                t[i - 1] += c
+                out.append({"stairs": t})
+        return out
+    if game == "wythoff":
+        x, y = ints(query["piles"])
+        out = [{"piles": [x - t, y]} for t in range(1, x + 1)]
+        out += [{"piles": [x, y - t]} for t in range(1, y + 1)]
+        out += [{"piles": [x - t, y - t]} for t in range(1, min(x, y) + 1)]
+        return out
+    if game == "fibonacci":
+        n = as_int(query["n"])
+        q = as_int(query["limit"]) if query.get("limit") is not None else max(n - 1, 0)
+        return [{"n": n - t, "limit": 2 * t} for t in range(1, min(q, n) + 1)]
+    if game == "divisor":
+        n = as_int(query["n"])
+        return [{"n": n - x} for x in range(1, n) if n % x == 0]
+    if game == "graph":
+        edges = [tuple(ints(e)) for e in query["edges"]]
+        tokens = ints(query["tokens"])
+        out = []
+        for i, t in enumerate(tokens):
+            for u, v in edges:
+                if u == t:
+                    out.append({"tokens": tokens[:i] + [v] + tokens[i + 1:]})
+        return out
+    raise ValueError("unknown game %r" % (game,))
+
+
+# ---------------------------------------------------------------------------
+# check_move(): is `nxt` exactly one legal move from `query`? (any size)
+
+def _is_int_list(v):
+    return isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+def _one_changed(before, after):
+    """Index of the single changed entry of equal-length lists, else None."""
+    if len(before) != len(after):
+        return None
+    diff = [i for i in range(len(before)) if before[i] != after[i]]
+    return diff[0] if len(diff) == 1 else None
+
+
+def _heap_take_check(piles, nxt_piles, ok_take):
+    """One pile reduced (kept in place, possibly to 0); ok_take(old, new)."""
+    if not _is_int_list(nxt_piles):
+        return "next.piles is not a list of integers: %r" % (nxt_piles,)
+    i = _one_changed(piles, nxt_piles)
+    if i is None:
+        return "next.piles %r does not differ from %r in exactly one pile (same length)" % (nxt_piles, piles)
+    old, new = piles[i], nxt_piles[i]
+    if not (0 <= new < old):
+        return "pile %d goes %d -> %d, not a reduction" % (i, old, new)
+    if not ok_take(old, new):
+        return "pile %d: %d -> %d is not a legal move" % (i, old, new)
+    return None
+
+
+def _octal_check(piles, nxt, digits):
+    if not _is_int_list(nxt):
+        return "next.piles is not a list of integers: %r" % (nxt,)
+    if len(nxt) == len(piles):
+        i = _one_changed(piles, nxt)
+        if i is None:
+            return "next.piles %r is not one pile changed from %r" % (nxt, piles)
+        old, new = piles[i], nxt[i]
+        if not 0 <= new < old:
+            return "pile %d goes %d -> %d" % (i, old, new)
+        k = old - new
+        d = digits.get(k, 0)
+        if new == 0 and d & 1:
+            return None
+        if new > 0 and d & 2:
+            return None
+        return "pile %d: removing %d (leaving %d) is not allowed by digit %d" % (i, k, new, d)
+    if len(nxt) == len(piles) + 1:
+        for i in range(len(piles)):
+            if nxt[:i] == piles[:i] and nxt[i + 2:] == piles[i + 1:]:
+                a, b = nxt[i], nxt[i + 1]
+                if a >= 1 and b >= 1 and a + b < piles[i] and digits.get(piles[i] - a - b, 0) & 4:
+                    return None
+        return "next.piles %r is not a legal split of one heap of %r" % (nxt, piles)
+    return "next.piles %r has the wrong length for %r" % (nxt, piles)
+
+
+def check_move(query, nxt):
+    """None when nxt (the service's `next`) is one legal move from query."""
+    if not isinstance(nxt, dict):
+        return "next is not an object: %r" % (nxt,)
+    game = query["game"]
+    if game in ("nim", "subtraction", "octal", "grundys_game", "wythoff"):
+        if set(nxt) - {"piles"}:
+            return "unexpected fields in next: %r" % (sorted(nxt),)
+        piles = ints(query["piles"])
+        np_ = nxt.get("piles")
+        if game == "nim":
+            return _heap_take_check(piles, np_, lambda o, n: True)
+        if game == "subtraction":
+            moves = set(ints(query["moves"]))
+            return _heap_take_check(piles, np_, lambda o, n: (o - n) in moves)
+        if game == "octal":
+            return _octal_check(piles, np_, parse_octal(query["code"]))
+        if game == "grundys_game":
+            if not _is_int_list(np_) or len(np_) != len(piles) + 1:
+                return "next.piles %r is not one heap split in two from %r" % (np_, piles)
+            for i in range(len(piles)):
+                if np_[:i] == piles[:i] and np_[i + 2:] == piles[i + 1:]:
+                    a, b = np_[i], np_[i + 1]
+                    if a >= 1 and b >= 1 and a != b and a + b == piles[i]:
+                        return None
+            return "next.piles %r is not a split of one heap of %r into unequal parts" % (np_, piles)
+        # wythoff
+        if not _is_int_list(np_) or len(np_) != 2:
+            return "next.piles %r is not two piles" % (np_,)
+        (x, y), (nx, ny) = piles, np_
+        dx, dy = x - nx, y - ny
+        if nx < 0 or ny < 0:
+            return "negative pile in %r" % (np_,)
+        if (dx > 0 and dy == 0) or (dx == 0 and dy > 0) or (dx == dy and dx > 0):
+            return None
+        return "(%d, %d) -> (%d, %d) is not a Wythoff move" % (x, y, nx, ny)
+    if game == "staircase":
+        if set(nxt) - {"stairs"}:
+            return "unexpected fields in next: %r" % (sorted(nxt),)
+        s, t = ints(query["stairs"]), nxt.get("stairs")
+        if not _is_int_list(t) or len(t) != len(s):
+            return "next.stairs %r has the wrong shape for %r" % (t, s)
+        diff = [i for i in range(len(s)) if s[i] != t[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1:
+            lo, hi = diff
+            c = s[hi] - t[hi]
+            if c >= 1 and t[lo] - s[lo] == c and t[hi] >= 0:
+                return None
+        return "stairs %r -> %r is not moving coins from one stair to the one below" % (s, t)
+    if game == "fibonacci":
+        if set(nxt) - {"n", "limit"}:
+            return "unexpected fields in next: %r" % (sorted(nxt),)
+        n = as_int(query["n"])
+        q = as_int(query["limit"]) if query.get("limit") is not None else max(n - 1, 0)
+        if not isinstance(nxt.get("n"), int) or not isinstance(nxt.get("limit"), int):
+            return "next must carry integer n and limit: %r" % (nxt,)
+        t = n - nxt["n"]
+        if not 1 <= t <= min(q, n):
+            return "take %d is not within 1..min(limit %d, n %d)" % (t, q, n)
+        if nxt["limit"] != min(2 * t, INT_MAX):
+            return "next.limit %d is not twice the take %d" % (nxt["limit"], t)
+        return None
+    if game == "divisor":
+        if set(nxt) - {"n"}:
+            return "unexpected fields in next: %r" % (sorted(nxt),)
+        n, m = as_int(query["n"]), nxt.get("n")
+        if not isinstance(m, int):
+            return "next.n is not an integer: %r" % (m,)
+        x = n - m
+        if 0 < x < n and n % x == 0:
+            return None
+        return "%d -> %d is not subtracting a proper divisor" % (n, m)
+    if game == "graph":
+        if set(nxt) - {"tokens"}:
+            return "unexpected fields in next: %r" % (sorted(nxt),)
+        tokens, t = ints(query["tokens"]), nxt.get("tokens")
+        if not _is_int_list(t):
+            return "next.tokens is not a list of integers: %r" % (t,)
+        i = _one_changed(tokens, t)
+        if i is None:
+            return "next.tokens %r is not one token moved from %r" % (t, tokens)
+        edges = {tuple(ints(e)) for e in query["edges"]}
+        if (tokens[i], t[i]) in edges:
+            return None
+        return "token %d: no edge %d -> %d" % (i, tokens[i], t[i])
+    return "unknown game %r" % (game,)
+
+
+if __name__ == "__main__":
+    # Self-check of the brute force against the facts in references.md.
+    fails = 0
+
+    def check(cond, what):
+        global fails
+        if not cond:
+            fails += 1
+            print("FAIL", what)
+
+    check(subtraction_period([1, 2, 3]) == (0, 4), "{1,2,3}")
+    check(subtraction_period([1, 3, 4]) == (0, 7), "{1,3,4}")
+    check(subtraction_values([1, 3, 4], 6) == [0, 1, 0, 1, 2, 3, 2], "{1,3,4} values")
+    check(subtraction_period([2, 3]) == (0, 5), "{2,3}")
+    check(subtraction_period([2, 5]) == (0, 7), "{2,5}")
+    check(subtraction_period([3, 5, 9]) == (14, 2), "{3,5,9}")
+    check(subtraction_period([1, 4, 7, 11, 15]) == (47, 8), "{1,4,7,11,15}")
+    check(octal_period("0.77") == (71, 12), "kayles %r" % (octal_period("0.77"),))
+    check(octal_period("0.07") == (53, 34), "dawson %r" % (octal_period("0.07"),))
+    check(octal_period("0.137") == (52, 34), "0.137 %r" % (octal_period("0.137"),))
+    check(grundys_game_values(10) == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0], "grundy's game")
+    print("ok" if not fails else "%d failures" % fails)
+    sys.exit(1 if fails else 0)
