@@ -11,10 +11,10 @@
 
 static cJSON *ask(const char *query, int *status)
 {
-    gr_limits l;
-    gr_limits_default(&l);
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
     gr_reply r;
-    gr_api_analyze(&l, query, strlen(query), &r);
+    gr_api_analyze(&svc, query, strlen(query), &r);
     *status = r.status;
     ck_assert_ptr_nonnull(r.body);
     cJSON *root = cJSON_Parse(r.body);
@@ -147,11 +147,11 @@ END_TEST
 
 START_TEST(test_exact_nim_sum)
 {
-    gr_limits l;
-    gr_limits_default(&l);
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
     gr_reply r;
     const char *q = "{\"game\":\"nim\",\"piles\":[1000000000000000001,\"1000000000000000000\"]}";
-    gr_api_analyze(&l, q, strlen(q), &r);
+    gr_api_analyze(&svc, q, strlen(q), &r);
     ck_assert_int_eq(r.status, 200);
     ck_assert_ptr_nonnull(strstr(r.body, "\"grundy\":1,"));
     ck_assert_ptr_nonnull(strstr(r.body, "\"next\":{\"piles\":[1000000000000000000,1000000000000000000]}"));
@@ -173,12 +173,12 @@ END_TEST
 
 START_TEST(test_budget_limit)
 {
-    gr_limits l;
-    gr_limits_default(&l);
-    l.budget = 1000;
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
+    svc.limits.budget = 1000;
     gr_reply r;
     const char *q = "{\"game\":\"grundys_game\",\"piles\":[5000]}";
-    gr_api_analyze(&l, q, strlen(q), &r);
+    gr_api_analyze(&svc, q, strlen(q), &r);
     ck_assert_int_eq(r.status, 422);
     ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"limit_exceeded\""));
     free(r.body);

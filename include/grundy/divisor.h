@@ -17,4 +17,8 @@ bool gr_divisor_move(uint64_t n, uint64_t *take);
  * GR_ENOMEM when the tables cannot be had (always for n >= 2^32). */
 gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g);
 
+/* Grundy values g(1 .. n) into values[1 .. n] (values[0] = 0; n + 1
+ * entries). Same costs and limits as gr_divisor_grundy. */
+gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values);
+
 #endif

@@ -29,4 +29,9 @@ bool gr_wythoff_move(uint64_t x, uint64_t y, uint64_t *nx, uint64_t *ny);
  * the budget cannot cover it, GR_ENOMEM when the tables cannot be had. */
 gr_status gr_wythoff_grundy(uint64_t x, uint64_t y, gr_budget *b, uint64_t *g);
 
+/* Grundy values of every (x, y) with x, y < n into grid[x * n + y]
+ * (n <= 8192, so values < 3n fit uint16_t). Same cost model as
+ * gr_wythoff_grundy(n - 1, n - 1). */
+gr_status gr_wythoff_table(uint64_t n, gr_budget *b, uint16_t *grid);
+
 #endif

@@ -109,7 +109,7 @@ static int answer_query(gr_query *q, const gr_game **game)
     return 0;
 }
 
-void gr_api_analyze(const gr_limits *limits, const char *body, size_t len, gr_reply *out)
+void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out)
 {
     gr_api_error err = { 0 };
     gr_json_doc doc;
@@ -117,8 +117,8 @@ void gr_api_analyze(const gr_limits *limits, const char *body, size_t len, gr_re
         gr_api_error_reply(&err, out);
         return;
     }
-    gr_query q = { .doc = &doc, .obj = doc.root, .limits = limits,
-                   .budget = gr_budget_make(limits->budget), .err = &err };
+    gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables,
+                   .budget = gr_budget_make(svc->limits.budget), .err = &err };
     const gr_game *game = NULL;
     if (answer_query(&q, &game) != 0) {
         free_answer(&q.ans);

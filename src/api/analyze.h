@@ -14,7 +14,7 @@ typedef struct gr_reply {
 } gr_reply;
 
 /* Answers one query. Never fails: errors become error bodies. */
-void gr_api_analyze(const gr_limits *limits, const char *body, size_t len, gr_reply *out);
+void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out);
 
 /* Renders an error reply (used by the server for 404, 405, 413, ...). */
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out);

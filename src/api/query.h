@@ -27,6 +27,15 @@ typedef struct gr_limits {
 
 void gr_limits_default(gr_limits *l);
 
+struct gr_tables;
+
+/* What answering needs besides the query: limits and, when a table file is
+ * mapped, its sections. Read-only while requests run. */
+typedef struct gr_service {
+    gr_limits limits;
+    const struct gr_tables *tables; /* NULL: every value is computed on demand */
+} gr_service;
+
 /* Fixed-size text builder for explanations and move texts; silently
  * truncates (with "...") rather than failing. */
 typedef struct gr_text {
@@ -50,6 +59,7 @@ typedef struct gr_query {
     const gr_json_doc *doc;
     const cJSON *obj; /* the query object */
     const gr_limits *limits;
+    const struct gr_tables *tables; /* may be NULL */
     gr_budget budget;
     bool misere;
     gr_api_error *err;

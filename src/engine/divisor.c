@@ -85,7 +85,7 @@ static void divisor_values(const uint32_t *spf, uint64_t n, uint16_t *g)
     }
 }
 
-gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
+gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values)
 {
     if (n == 0)
         return GR_EINVAL;
@@ -94,14 +94,27 @@ gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
     if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint32_t) - 1)
         return GR_ENOMEM; /* the 32-bit tables cannot be had */
     uint32_t *spf = calloc((size_t)n + 1, sizeof *spf);
-    uint16_t *values = calloc((size_t)n + 1, sizeof *values);
-    gr_status status = (spf && values) ? GR_OK : GR_ENOMEM;
-    if (status == GR_OK) {
-        divisor_sieve(spf, n);
-        divisor_values(spf, n, values);
-        *g = values[n];
-    }
+    if (!spf)
+        return GR_ENOMEM;
+    values[0] = 0;
+    divisor_sieve(spf, n);
+    divisor_values(spf, n, values);
     free(spf);
+    return GR_OK;
+}
+
+gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
+{
+    if (n == 0)
+        return GR_EINVAL;
+    if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint16_t) - 1)
+        return b->left < divisor_cost(n) ? GR_ELIMIT : GR_ENOMEM;
+    uint16_t *values = calloc((size_t)n + 1, sizeof *values);
+    if (!values)
+        return GR_ENOMEM;
+    gr_status status = gr_divisor_values(n, b, values);
+    if (status == GR_OK)
+        *g = values[n];
     free(values);
     return status;
 }

@@ -142,7 +142,7 @@ static void wythoff_set_bit(uint64_t *set, uint64_t v)
  * j - i at slot (j - i) mod (x + 1)) are live: memory O(x * (x + y)).
  * Cell (i, j) has i + j + min(i, j) <= 2x + y options, so its value is at
  * most 2x + y and the sets get 2x + y + 1 bits. */
-static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g)
+static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g, uint16_t *grid)
 {
     gr_u128 words128 = ((gr_u128)2 * x + y) / 64 + 1;
     gr_u128 sets = (gr_u128)2 * x + 3;
@@ -169,6 +169,8 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g)
             wythoff_set_bit(row, value);
             wythoff_set_bit(column, value);
             wythoff_set_bit(diag, value);
+            if (grid)
+                grid[i * (y + 1) + j] = (uint16_t)value;
         }
     }
     free(store);
@@ -181,5 +183,15 @@ gr_status gr_wythoff_grundy(uint64_t x, uint64_t y, gr_budget *b, uint64_t *g)
     if (!gr_budget_spend(b, wythoff_grundy_cost(x, y)))
         return GR_ELIMIT;
     /* g is symmetric; the smaller pile indexes the rows */
-    return x <= y ? wythoff_grundy_dp(x, y, g) : wythoff_grundy_dp(y, x, g);
+    return x <= y ? wythoff_grundy_dp(x, y, g, NULL) : wythoff_grundy_dp(y, x, g, NULL);
+}
+
+gr_status gr_wythoff_table(uint64_t n, gr_budget *b, uint16_t *grid)
+{
+    if (n == 0 || n > 8192)
+        return GR_EINVAL;
+    if (!gr_budget_spend(b, wythoff_grundy_cost(n - 1, n - 1)))
+        return GR_ELIMIT;
+    uint64_t last;
+    return wythoff_grundy_dp(n - 1, n - 1, &last, grid);
 }

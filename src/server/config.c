@@ -22,7 +22,9 @@ void gr_server_config_default(gr_server_config *c)
     c->conn_limit = 1024;
     c->conn_timeout = 30;
     c->drain_timeout = 10;
-    gr_limits_default(&c->limits);
+    c->tables_path = NULL;
+    gr_limits_default(&c->service.limits);
+    c->service.tables = NULL;
 }
 
 /* A numeric option: name for messages, where to store, and its range. */
@@ -74,8 +76,8 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400, "idle connection timeout in seconds; default 30" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
-        { "budget", "GRUNDYD_BUDGET", 'U', &c->limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
-        { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &c->limits.max_items, 1, 100000000, "entries in piles, stairs or tokens; default 100000" },
+        { "budget", "GRUNDYD_BUDGET", 'U', &c->service.limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
+        { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &c->service.limits.max_items, 1, 100000000, "entries in piles, stairs or tokens; default 100000" },
     };
     enum { NOPTS = sizeof opts / sizeof opts[0] };
     const char *host_env = getenv("GRUNDYD_HOST");

@@ -201,7 +201,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
     if (rq->too_large)
         return too_large(conn, st);
     gr_reply r;
-    gr_api_analyze(&st->cfg->limits, rq->body ? rq->body : "", rq->len, &r);
+    gr_api_analyze(&st->cfg->service, rq->body ? rq->body : "", rq->len, &r);
     return send_reply(conn, st, &r, NULL);
 }
 

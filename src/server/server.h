@@ -15,7 +15,8 @@ typedef struct gr_server_config {
     unsigned conn_limit;       /* simultaneous connections */
     unsigned conn_timeout;     /* seconds a connection may stay idle */
     unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
-    gr_limits limits;          /* per-query limits */
+    const char *tables_path;   /* table file; NULL: the default locations */
+    gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
 
 /* Defaults: 127.0.0.1:8080, one thread per online CPU, 1 MiB bodies, 1024

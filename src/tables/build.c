@@ -1,0 +1,245 @@
+#include "tables/build.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "grundy/divisor.h"
+#include "grundy/octal.h"
+#include "grundy/subtraction.h"
+#include "grundy/wythoff.h"
+#include "tables/tables.h"
+#include "tables/writer.h"
+
+/* Table builds are not request-bounded: they run to completion. */
+#define UNBOUNDED UINT64_MAX
+
+/* Octal games with their own named sections (besides the 3-digit family). */
+static const char *const named_octal[] = { "0.77", "0.07", "0.137", "0.7777", "0.007", "0.6" };
+
+typedef struct family_buf {
+    gr_tf_member *members;
+    size_t n;
+    uint16_t *values;
+    size_t nvalues, cap;
+} family_buf;
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void progress(const gr_build_options *o, const struct timespec *t0, const char *what)
+{
+    if (o->progress)
+        fprintf(o->progress, "tables: %-44s %7.2f s\n", what, seconds_since(t0));
+}
+
+static int family_add(family_buf *f, uint64_t key, const gr_seq *s)
+{
+    if (f->nvalues + s->count > f->cap) {
+        size_t cap = f->cap ? f->cap : 1u << 16;
+        while (cap < f->nvalues + s->count)
+            cap *= 2;
+        uint16_t *v = realloc(f->values, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->values = v;
+        f->cap = cap;
+    }
+    memcpy(f->values + f->nvalues, s->values, s->count * sizeof *s->values);
+    f->members[f->n++] = (gr_tf_member){
+        .key = key, .first = f->nvalues, .count = s->count,
+        .preperiod = s->periodic ? s->preperiod : 0, .period = s->periodic ? s->period : 0,
+        .flags = s->periodic ? GR_TF_PERIODIC : 0, .max_value = s->max_value,
+    };
+    f->nvalues += s->count;
+    return 0;
+}
+
+static void family_free(family_buf *f)
+{
+    free(f->members);
+    free(f->values);
+}
+
+static gr_octal_code octal_from_key(unsigned key)
+{
+    gr_octal_code c;
+    memset(&c, 0, sizeof c);
+    c.digit[1] = (uint8_t)(key >> 6);
+    c.digit[2] = (uint8_t)((key >> 3) & 7);
+    c.digit[3] = (uint8_t)(key & 7);
+    for (unsigned k = 1; k <= 3; k++)
+        if (c.digit[k])
+            c.t = k;
+    return c;
+}
+
+/* Every game 0.d1d2d3 (key = the digits read as an octal number, 1 .. 0777;
+ * 0.7 and 0.70 are one game, key 0700). */
+static int build_octal_family(gr_tf_writer *w, const gr_build_options *o)
+{
+    family_buf f = { .members = calloc(512, sizeof(gr_tf_member)) };
+    int rc = f.members ? 0 : -1;
+    for (unsigned key = 1; rc == 0 && key < 512; key++) {
+        gr_octal_code code = octal_from_key(key);
+        gr_budget b = gr_budget_make(UNBOUNDED);
+        gr_seq s;
+        rc = gr_octal_solve(&code, 0, o->octal_values, &b, &s) == GR_OK ? family_add(&f, key, &s) : -1;
+        if (rc == 0)
+            gr_seq_free(&s);
+    }
+    if (rc == 0)
+        rc = gr_tf_add_family(w, GR_TN_OCTAL_FAMILY, f.members, f.n, f.values, f.nvalues);
+    family_free(&f);
+    return rc;
+}
+
+static int build_named_octal(gr_tf_writer *w, const gr_build_options *o)
+{
+    for (size_t i = 0; i < sizeof named_octal / sizeof named_octal[0]; i++) {
+        gr_octal_code code;
+        gr_budget b = gr_budget_make(UNBOUNDED);
+        gr_seq s;
+        char name[GR_TF_NAME_LEN];
+        snprintf(name, sizeof name, GR_TN_OCTAL_PREFIX "%s", named_octal[i]);
+        if (gr_octal_parse(named_octal[i], &code) != GR_OK ||
+            gr_octal_solve(&code, 0, o->octal_values, &b, &s) != GR_OK)
+            return -1;
+        int rc = gr_tf_add_sequence(w, name, &s);
+        gr_seq_free(&s);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* Every non-empty S within {1 .. 12}; key bit s-1 is set for s in S. */
+static int build_subtraction_family(gr_tf_writer *w)
+{
+    const unsigned sets = 1u << GR_TN_SUBTRACTION_MAX;
+    family_buf f = { .members = calloc(sets, sizeof(gr_tf_member)) };
+    int rc = f.members ? 0 : -1;
+    for (unsigned mask = 1; rc == 0 && mask < sets; mask++) {
+        uint64_t moves[GR_TN_SUBTRACTION_MAX];
+        size_t n = 0;
+        for (unsigned s = 1; s <= GR_TN_SUBTRACTION_MAX; s++)
+            if (mask & (1u << (s - 1)))
+                moves[n++] = s;
+        gr_budget b = gr_budget_make(UNBOUNDED);
+        gr_seq s;
+        rc = gr_subtraction_solve(moves, n, 0, &b, &s) == GR_OK && s.periodic ? family_add(&f, mask, &s) : -1;
+        if (rc == 0)
+            gr_seq_free(&s);
+    }
+    if (rc == 0)
+        rc = gr_tf_add_family(w, GR_TN_SUBTRACTION_FAMILY, f.members, f.n, f.values, f.nvalues);
+    family_free(&f);
+    return rc;
+}
+
+static int build_wythoff(gr_tf_writer *w, uint64_t n)
+{
+    uint16_t *grid = malloc(n * n * sizeof *grid);
+    gr_budget b = gr_budget_make(UNBOUNDED);
+    int rc = grid && gr_wythoff_table(n, &b, grid) == GR_OK ? gr_tf_add_grid(w, GR_TN_WYTHOFF, n, n, grid) : -1;
+    free(grid);
+    return rc;
+}
+
+static int build_divisor(gr_tf_writer *w, uint64_t n)
+{
+    uint16_t *values = calloc(n + 1, sizeof *values);
+    gr_budget b = gr_budget_make(UNBOUNDED);
+    int rc = -1;
+    if (values && gr_divisor_values(n, &b, values) == GR_OK) {
+        gr_seq s = { .values = values, .count = n + 1 };
+        for (uint64_t i = 0; i <= n; i++)
+            s.max_value = values[i] > s.max_value ? values[i] : s.max_value;
+        rc = gr_tf_add_sequence(w, GR_TN_DIVISOR, &s);
+    }
+    free(values);
+    return rc;
+}
+
+/* Grundy's game runs on its own thread: it is the longest part. */
+typedef struct grundys_job {
+    uint64_t values;
+    gr_seq seq;
+    gr_status status;
+} grundys_job;
+
+static void *grundys_thread(void *arg)
+{
+    grundys_job *job = arg;
+    gr_budget b = gr_budget_make(UNBOUNDED);
+    job->status = gr_grundys_solve(job->values - 1, &b, &job->seq);
+    return NULL;
+}
+
+static int build_others(gr_tf_writer *w, const gr_build_options *o, const struct timespec *t0,
+                        const char **failed)
+{
+    if ((*failed = "octal games 0.d1d2d3"), build_octal_family(w, o))
+        return -1;
+    progress(o, t0, "octal games 0.d1d2d3 (511 games)");
+    if ((*failed = "named octal games"), build_named_octal(w, o))
+        return -1;
+    progress(o, t0, "named octal games");
+    if ((*failed = "subtraction sets"), build_subtraction_family(w))
+        return -1;
+    progress(o, t0, "subtraction sets within {1..12} (4095 sets)");
+    if ((*failed = "Wythoff values"), build_wythoff(w, o->wythoff_size))
+        return -1;
+    progress(o, t0, "Wythoff values");
+    if ((*failed = "divisor-game values"), build_divisor(w, o->divisor_max))
+        return -1;
+    progress(o, t0, "divisor-game values");
+    return 0;
+}
+
+void gr_build_options_default(gr_build_options *o)
+{
+    o->grundys_values = UINT64_C(1) << 22;
+    o->octal_values = UINT64_C(1) << 16;
+    o->wythoff_size = 1024;
+    o->divisor_max = 1000000;
+    o->progress = NULL;
+}
+
+int gr_tables_build(const char *path, const gr_build_options *o, char *why, size_t n)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gr_tf_writer *w = gr_tf_writer_new();
+    grundys_job job = { .values = o->grundys_values };
+    pthread_t tid;
+    if (!w || pthread_create(&tid, NULL, grundys_thread, &job) != 0) {
+        gr_tf_writer_free(w);
+        snprintf(why, n, "out of memory or threads");
+        return -1;
+    }
+    const char *failed = NULL;
+    int rc = build_others(w, o, &t0, &failed);
+    pthread_join(tid, NULL);
+    if (job.status != GR_OK && rc == 0) {
+        failed = "Grundy's game";
+        rc = -1;
+    }
+    if (rc == 0) {
+        progress(o, &t0, "Grundy's game");
+        failed = "Grundy's game section";
+        rc = gr_tf_add_sequence(w, GR_TN_GRUNDYS, &job.seq);
+    }
+    gr_seq_free(&job.seq);
+    if (rc != 0)
+        snprintf(why, n, "computing %s failed (out of memory?)", failed ? failed : "the tables");
+    else if ((rc = gr_tf_write(w, path, why, n)) == 0)
+        progress(o, &t0, "written");
+    gr_tf_writer_free(w);
+    return rc;
+}

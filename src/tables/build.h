@@ -1,0 +1,22 @@
+/* `grundy tables build`: computes every precomputed section and writes the
+ * table file atomically. */
+#ifndef GRUNDY_TABLES_BUILD_H
+#define GRUNDY_TABLES_BUILD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct gr_build_options {
+    uint64_t grundys_values; /* heaps 0 .. grundys_values - 1 of Grundy's game; default 2^22 */
+    uint64_t octal_values;   /* values per octal game without a certificate; default 2^16 */
+    uint64_t wythoff_size;   /* Wythoff values for both piles below this; default 1024 */
+    uint64_t divisor_max;    /* divisor-game values up to this n; default 10^6 */
+    FILE *progress;          /* one line per finished part, or NULL */
+} gr_build_options;
+
+void gr_build_options_default(gr_build_options *o);
+
+/* Builds and writes `path`. Returns 0, or -1 with a sentence in why[0 .. n). */
+int gr_tables_build(const char *path, const gr_build_options *o, char *why, size_t n);
+
+#endif

@@ -1,0 +1,294 @@
+#include "tables/tables.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tables/format.h"
+
+struct gr_tables {
+    char *path;
+    const unsigned char *base;
+    size_t size;
+    const gr_tf_header *header;
+    const gr_tf_entry *entries;
+    size_t nentries;
+};
+
+static int fault(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fault(char *why, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- validation --------------------------------------------------------- */
+
+static int check_header(const unsigned char *base, size_t size, char *why, size_t n)
+{
+    if (size < 8 || memcmp(base, GR_TF_MAGIC, 8) != 0)
+        return fault(why, n, "not a grundy table file (no GRUNDYTB magic at the start)");
+    if (size < sizeof(gr_tf_header))
+        return fault(why, n, "truncated: %zu bytes is shorter than the 64-byte header", size);
+    const gr_tf_header *h = (const gr_tf_header *)base;
+    if (h->byte_order != GR_TF_BYTE_ORDER)
+        return fault(why, n, "written with the other byte order; rebuild it on this machine");
+    if (h->version != GR_TF_VERSION)
+        return fault(why, n, "format version %u, but this build reads version %u; rebuild it with "
+                     "'grundy tables build'", h->version, GR_TF_VERSION);
+    if (gr_tf_checksum(h, offsetof(gr_tf_header, header_checksum)) != h->header_checksum)
+        return fault(why, n, "corrupted: the header checksum does not match");
+    if (h->file_size != size)
+        return fault(why, n, "truncated or extended: the header says %llu bytes, the file has %zu",
+                     (unsigned long long)h->file_size, size);
+    if (h->header_size != sizeof(gr_tf_header) || h->directory_offset != sizeof(gr_tf_header))
+        return fault(why, n, "corrupted: unexpected header or directory placement");
+    if (h->section_count == 0 || h->section_count > GR_TF_MAX_SECTIONS ||
+        h->directory_offset + (uint64_t)h->section_count * sizeof(gr_tf_entry) > size)
+        return fault(why, n, "corrupted: section count %u does not fit the file", h->section_count);
+    const void *dir = base + h->directory_offset;
+    if (gr_tf_checksum(dir, h->section_count * sizeof(gr_tf_entry)) != h->directory_checksum)
+        return fault(why, n, "corrupted: the directory checksum does not match");
+    return 0;
+}
+
+static bool periodic_facts_ok(uint32_t flags, uint64_t count, uint64_t pre, uint64_t per)
+{
+    if (!(flags & GR_TF_PERIODIC))
+        return pre == 0 && per == 0;
+    return per >= 1 && pre <= count && per <= count - pre;
+}
+
+static uint16_t max_of(const uint16_t *v, uint64_t n)
+{
+    uint16_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+static int check_sequence(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
+{
+    if (e->count == 0 || e->count > e->length / 2 || e->length != e->count * 2 ||
+        !periodic_facts_ok(e->flags, e->count, e->preperiod, e->period))
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    if (max_of((const uint16_t *)data, e->count) != e->max_value)
+        return fault(why, n, "corrupted: section %s has a wrong largest value", e->name);
+    return 0;
+}
+
+static int check_member(const gr_tf_entry *e, const gr_tf_member *m, const uint16_t *values,
+                        const gr_tf_member *prev, char *why, size_t n)
+{
+    if ((prev && m->key <= prev->key) || m->count == 0 || m->first > e->param ||
+        m->count > e->param - m->first || !periodic_facts_ok(m->flags, m->count, m->preperiod, m->period))
+        return fault(why, n, "corrupted: section %s has an inconsistent member (key %llu)", e->name,
+                     (unsigned long long)m->key);
+    if (max_of(values + m->first, m->count) != m->max_value)
+        return fault(why, n, "corrupted: section %s member %llu has a wrong largest value", e->name,
+                     (unsigned long long)m->key);
+    return 0;
+}
+
+static int check_family(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
+{
+    if (e->count == 0 || e->count > e->length / sizeof(gr_tf_member) || e->param > e->length / 2 ||
+        e->length != e->count * sizeof(gr_tf_member) + e->param * 2)
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    const gr_tf_member *m = (const gr_tf_member *)data;
+    const uint16_t *values = (const uint16_t *)(data + e->count * sizeof(gr_tf_member));
+    for (uint64_t i = 0; i < e->count; i++)
+        if (check_member(e, &m[i], values, i ? &m[i - 1] : NULL, why, n))
+            return -1;
+    return 0;
+}
+
+static int check_grid(const gr_tf_entry *e, char *why, size_t n)
+{
+    if (e->param == 0 || e->count == 0 || e->count % e->param != 0 || e->count > e->length / 2 ||
+        e->length != e->count * 2)
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    return 0;
+}
+
+static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry *e,
+                       const gr_tf_entry *prev, char *why, size_t n)
+{
+    if (memchr(e->name, '\0', GR_TF_NAME_LEN) == NULL || e->name[0] == '\0')
+        return fault(why, n, "corrupted: a section name is not terminated");
+    if (prev && strcmp(prev->name, e->name) >= 0)
+        return fault(why, n, "corrupted: sections are not sorted by name at %s", e->name);
+    uint64_t dir_end = sizeof(gr_tf_header) + ((const gr_tf_header *)base)->section_count * sizeof(gr_tf_entry);
+    if (e->offset % GR_TF_ALIGN != 0 || e->offset < dir_end || e->offset > size ||
+        e->length > size - e->offset)
+        return fault(why, n, "corrupted: section %s lies outside the file", e->name);
+    const unsigned char *data = base + e->offset;
+    if (gr_tf_checksum(data, e->length) != e->checksum)
+        return fault(why, n, "corrupted: the checksum of section %s does not match", e->name);
+    switch (e->kind) {
+    case GR_TF_SEQUENCE: return check_sequence(e, data, why, n);
+    case GR_TF_FAMILY: return check_family(e, data, why, n);
+    case GR_TF_GRID: return check_grid(e, why, n);
+    default: return fault(why, n, "corrupted: section %s has unknown kind %u", e->name, e->kind);
+    }
+}
+
+static int validate(gr_tables *t, char *why, size_t n)
+{
+    if (check_header(t->base, t->size, why, n))
+        return -1;
+    t->header = (const gr_tf_header *)t->base;
+    t->entries = (const gr_tf_entry *)(t->base + t->header->directory_offset);
+    t->nentries = t->header->section_count;
+    for (size_t i = 0; i < t->nentries; i++)
+        if (check_entry(t->base, t->size, &t->entries[i], i ? &t->entries[i - 1] : NULL, why, n))
+            return -1;
+    return 0;
+}
+
+/* ---- open and close ----------------------------------------------------- */
+
+static int map_file(gr_tables *t, char *why, size_t n)
+{
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fault(why, n, "cannot open it: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fault(why, n, "not a regular file");
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return fault(why, n, "truncated: the file is empty");
+    }
+    t->size = (size_t)st.st_size;
+    void *p = mmap(NULL, t->size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return fault(why, n, "cannot map it: %s", strerror(errno));
+    t->base = p;
+    madvise(p, t->size, MADV_WILLNEED);
+    return 0;
+}
+
+int gr_tables_open(const char *path, gr_tables **out, char *why, size_t whylen)
+{
+    *out = NULL;
+    gr_tables *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(path))) {
+        free(t);
+        return fault(why, whylen, "out of memory");
+    }
+    if (map_file(t, why, whylen) || validate(t, why, whylen)) {
+        gr_tables_close(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+void gr_tables_close(gr_tables *t)
+{
+    if (!t)
+        return;
+    if (t->base)
+        munmap((void *)t->base, t->size);
+    free(t->path);
+    free(t);
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+const char *gr_tables_path(const gr_tables *t) { return t->path; }
+uint64_t gr_tables_bytes(const gr_tables *t) { return t->size; }
+size_t gr_tables_count(const gr_tables *t) { return t->nentries; }
+
+void gr_tables_info(const gr_tables *t, size_t i, gr_table_info *info)
+{
+    static const char *const kinds[] = { "unknown", "sequence", "family", "grid" };
+    const gr_tf_entry *e = &t->entries[i];
+    *info = (gr_table_info){
+        .name = e->name, .kind = kinds[e->kind <= GR_TF_GRID ? e->kind : 0], .count = e->count,
+        .periodic = (e->flags & GR_TF_PERIODIC) != 0, .preperiod = e->preperiod, .period = e->period,
+        .max_value = e->max_value, .checksum = e->checksum, .bytes = e->length, .param = e->param,
+    };
+}
+
+static const gr_tf_entry *find(const gr_tables *t, const char *name, uint32_t kind)
+{
+    size_t lo = 0, hi = t ? t->nentries : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(t->entries[mid].name, name);
+        if (c == 0)
+            return t->entries[mid].kind == kind ? &t->entries[mid] : NULL;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static void fill_view(gr_seq *view, const uint16_t *values, uint64_t count, uint32_t flags,
+                      uint64_t pre, uint64_t per, uint16_t max)
+{
+    *view = (gr_seq){ .values = values, .count = count, .periodic = (flags & GR_TF_PERIODIC) != 0,
+                      .preperiod = pre, .period = per, .max_value = max, .owned = NULL };
+}
+
+bool gr_tables_sequence(const gr_tables *t, const char *name, gr_seq *view)
+{
+    const gr_tf_entry *e = find(t, name, GR_TF_SEQUENCE);
+    if (!e)
+        return false;
+    fill_view(view, (const uint16_t *)(t->base + e->offset), e->count, e->flags, e->preperiod,
+              e->period, (uint16_t)e->max_value);
+    return true;
+}
+
+bool gr_tables_member(const gr_tables *t, const char *family, uint64_t key, gr_seq *view)
+{
+    const gr_tf_entry *e = find(t, family, GR_TF_FAMILY);
+    if (!e)
+        return false;
+    const gr_tf_member *m = (const gr_tf_member *)(t->base + e->offset);
+    const uint16_t *values = (const uint16_t *)(m + e->count);
+    size_t lo = 0, hi = e->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m[mid].key == key) {
+            fill_view(view, values + m[mid].first, m[mid].count, m[mid].flags, m[mid].preperiod,
+                      m[mid].period, m[mid].max_value);
+            return true;
+        }
+        if (m[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+bool gr_tables_grid(const gr_tables *t, const char *name, uint64_t r, uint64_t c, uint16_t *v)
+{
+    const gr_tf_entry *e = find(t, name, GR_TF_GRID);
+    if (!e)
+        return false;
+    uint64_t rows = e->param, cols = e->count / e->param;
+    if (r >= rows || c >= cols)
+        return false;
+    *v = ((const uint16_t *)(t->base + e->offset))[r * cols + c];
+    return true;
+}
