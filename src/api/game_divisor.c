@@ -4,11 +4,18 @@
 
 #include "api/games.h"
 #include "grundy/divisor.h"
+#include "tables/tables.h"
 
 static int divisor_component(gr_query *q, uint64_t n)
 {
     uint64_t g = 0;
-    gr_status s = gr_divisor_grundy(n, &q->budget, &g);
+    uint16_t small;
+    gr_seq seq;
+    gr_status s = GR_OK;
+    if (q->tables && gr_tables_sequence(q->tables, GR_TN_DIVISOR, &seq) && gr_seq_value(&seq, n, &small) == GR_OK)
+        g = small;
+    else
+        s = gr_divisor_grundy(n, &q->budget, &g);
     if (s != GR_OK && s != GR_ELIMIT)
         return gr_fail_engine(q->err, s, "n", "the Grundy value of this divisor game");
     q->ans.grundy_known = s == GR_OK;

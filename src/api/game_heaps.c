@@ -9,6 +9,7 @@
 #include "api/heap_sum.h"
 #include "grundy/octal.h"
 #include "grundy/subtraction.h"
+#include "tables/tables.h"
 
 static gr_status seq_value(const gr_seq *s, uint64_t n, uint64_t *g)
 {
@@ -58,6 +59,18 @@ static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
     return 0;
 }
 
+/* Sets within {1 .. 12} are in the table file: bit s-1 for each s. */
+static bool subtraction_from_table(const gr_query *q, const uint64_t *moves, size_t n, gr_seq *seq)
+{
+    uint64_t key = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (moves[i] > GR_TN_SUBTRACTION_MAX)
+            return false;
+        key |= UINT64_C(1) << (moves[i] - 1);
+    }
+    return q->tables && gr_tables_member(q->tables, GR_TN_SUBTRACTION_FAMILY, key, seq);
+}
+
 static void describe_set(gr_text *t, const uint64_t *moves, size_t n)
 {
     gr_text_add(t, "Subtraction game with S = {");
@@ -76,7 +89,9 @@ int gr_analyze_subtraction(gr_query *q)
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         goto out;
     subtraction_ctx ctx = { moves, nmoves, { 0 } };
-    gr_status s = gr_subtraction_solve(moves, nmoves, gr_max_u64(piles, npiles), &q->budget, &ctx.seq);
+    gr_status s = GR_OK;
+    if (!subtraction_from_table(q, moves, nmoves, &ctx.seq))
+        s = gr_subtraction_solve(moves, nmoves, gr_max_u64(piles, npiles), &q->budget, &ctx.seq);
     if (s != GR_OK) {
         gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
         goto out;
@@ -123,6 +138,34 @@ static int read_code(gr_query *q, gr_octal_code *code)
     return 0;
 }
 
+/* Named games have their own sections; every 0.d1d2d3 is in the family,
+ * keyed by its digits read as an octal number. */
+static bool octal_from_table(const gr_query *q, const gr_octal_code *code, gr_seq *seq)
+{
+    char text[16], name[32];
+    if (!q->tables)
+        return false;
+    gr_octal_format(code, text);
+    snprintf(name, sizeof name, GR_TN_OCTAL_PREFIX "%s", text);
+    if (gr_tables_sequence(q->tables, name, seq))
+        return true;
+    if (code->t > 3)
+        return false;
+    uint64_t key = (uint64_t)code->digit[1] << 6 | (uint64_t)code->digit[2] << 3 | code->digit[3];
+    return gr_tables_member(q->tables, GR_TN_OCTAL_FAMILY, key, seq);
+}
+
+static int octal_past_table(gr_query *q, const octal_ctx *c, uint64_t need)
+{
+    char code[16];
+    gr_octal_format(&c->code, code);
+    return gr_fail(q->err, 422, "beyond_bound", "piles",
+                   "octal game %s has no period certified within the %" PRIu64 " values in the "
+                   "table file, and heap %" PRIu64 " is past them; use heaps below %" PRIu64
+                   ", or build a larger table with 'grundy tables build FILE --octal-values N'",
+                   code, c->seq.count, need, c->seq.count);
+}
+
 static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t need)
 {
     char code[16];
@@ -144,8 +187,17 @@ int gr_analyze_octal(gr_query *q)
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     uint64_t need = gr_max_u64(piles, npiles);
-    gr_status s = gr_octal_solve(&ctx.code, need, q->limits->octal_max_values, &q->budget, &ctx.seq);
     int rc;
+    gr_status s = GR_OK;
+    if (octal_from_table(q, &ctx.code, &ctx.seq)) {
+        if (!ctx.seq.periodic && need >= ctx.seq.count) {
+            rc = octal_past_table(q, &ctx, need);
+            free(piles);
+            return rc;
+        }
+    } else {
+        s = gr_octal_solve(&ctx.code, need, q->limits->octal_max_values, &q->budget, &ctx.seq);
+    }
     if (s != GR_OK) {
         rc = octal_failure(q, s, &ctx, need);
     } else {
@@ -172,6 +224,30 @@ static gr_status grundys_move(const void *ctx, uint64_t n, uint64_t target, gr_h
     return gr_grundys_move(ctx, n, (uint16_t)target, mv);
 }
 
+/* From the table file up to its bound; without one, computed on demand up
+ * to the grundys_max_heap limit. */
+static gr_status grundys_values(gr_query *q, uint64_t need, gr_seq *seq)
+{
+    if (q->tables && gr_tables_sequence(q->tables, GR_TN_GRUNDYS, seq)) {
+        if (need < seq->count)
+            return GR_OK;
+        gr_fail(q->err, 422, "beyond_bound", "piles",
+                "Grundy's game is answered for heaps below %" PRIu64 ", the bound of the table "
+                "file; heap %" PRIu64 " is past it. Build a larger table with 'grundy tables "
+                "build FILE --grundys-values N' and start grundyd with --tables FILE",
+                seq->count, need);
+        return GR_EBOUND;
+    }
+    if (need > q->limits->grundys_max_heap) {
+        gr_fail(q->err, 422, "beyond_bound", "piles",
+                "Grundy's game is answered for heaps up to %" PRIu64 " without a table file; heap %"
+                PRIu64 " is larger. Build one with 'grundy tables build FILE' and start grundyd "
+                "with --tables FILE", q->limits->grundys_max_heap, need);
+        return GR_EBOUND;
+    }
+    return gr_grundys_solve(need, &q->budget, seq);
+}
+
 int gr_analyze_grundys_game(gr_query *q)
 {
     uint64_t *piles = NULL;
@@ -180,15 +256,12 @@ int gr_analyze_grundys_game(gr_query *q)
         return -1;
     uint64_t need = gr_max_u64(piles, npiles);
     int rc;
-    if (need > q->limits->grundys_max_heap) {
-        rc = gr_fail(q->err, 422, "beyond_bound", "piles",
-                     "Grundy's game is answered for heaps up to %" PRIu64 "; heap %" PRIu64
-                     " is larger", q->limits->grundys_max_heap, need);
-        free(piles);
-        return rc;
-    }
     gr_seq seq = { 0 };
-    gr_status s = gr_grundys_solve(need, &q->budget, &seq);
+    gr_status s = grundys_values(q, need, &seq);
+    if (s == GR_EBOUND) {
+        free(piles);
+        return -1;
+    }
     if (s != GR_OK) {
         rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
     } else {

@@ -5,6 +5,7 @@
 
 #include "api/games.h"
 #include "grundy/wythoff.h"
+#include "tables/tables.h"
 
 static int wythoff_move(gr_query *q, const uint64_t p[2], const uint64_t to[2])
 {
@@ -32,7 +33,12 @@ static int wythoff_move(gr_query *q, const uint64_t p[2], const uint64_t to[2])
 static int wythoff_grundy(gr_query *q, const uint64_t p[2])
 {
     uint64_t g = 0;
-    gr_status s = gr_wythoff_grundy(p[0], p[1], &q->budget, &g);
+    uint16_t small;
+    gr_status s = GR_OK;
+    if (q->tables && gr_tables_grid(q->tables, GR_TN_WYTHOFF, p[0], p[1], &small))
+        g = small;
+    else
+        s = gr_wythoff_grundy(p[0], p[1], &q->budget, &g);
     if (s == GR_OK) {
         q->ans.grundy_known = true;
         q->ans.grundy = g;

@@ -46,7 +46,8 @@
 #define SCAN_BLOCK 16u       /* consecutive splits visited together */
 #define SCAN_SPAN 4096u      /* distance between the starts of blocks visited in a row */
 #define SCAN_CHUNK 256u      /* splits paid for at a time (a multiple of SCAN_BLOCK) */
-#define FEW_WANTED 4u        /* this many wanted values or fewer: compare, do not mark */
+#define FEW_WANTED 16u       /* this many wanted values or fewer: compare, do not mark */
+#define FEW_WANTED_WIDE 4u   /* the same when some wanted value is above 254 */
 #define FIRST_MASK_CHECK 64u /* first heap count at which the mask is chosen */
 
 #ifdef GR_GRUNDYS_WIDE_POSITIONS
@@ -246,15 +247,24 @@ static void take_block(uint8_t *want_flag, const uint16_t *lo, const uint16_t *h
     *nwant = m;
 }
 
-/* Whether a full block of splits yields one of the values in w (wanted
- * values, repeated to fill FEW_WANTED slots): compares, writes nothing. */
+/* The values still wanted, when there are at most FEW_WANTED of them, set
+ * up for block_hits: each broadcast to every lane of a vector; as bytes when
+ * all are below 255 (then a block's 16 values are compared at once). */
 #ifdef __SSE2__
-typedef __m128i few_values[FEW_WANTED];
+typedef struct few_values {
+    __m128i v[FEW_WANTED];
+    unsigned k;  /* vectors in use */
+    bool bytes;  /* compare bytes (every value < 255) rather than 16-bit lanes */
+} few_values;
 
-static void few_values_set(few_values fw, const uint16_t *want, unsigned m)
+static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
 {
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw[j] = _mm_set1_epi16((short)want[j < m ? j : 0]);
+    fw->bytes = true;
+    for (unsigned j = 0; j < m; j++)
+        fw->bytes = fw->bytes && want[j] < 255;
+    fw->k = fw->bytes || m <= FEW_WANTED_WIDE ? m : 0;
+    for (unsigned j = 0; j < fw->k; j++)
+        fw->v[j] = fw->bytes ? _mm_set1_epi8((char)want[j]) : _mm_set1_epi16((short)want[j]);
 }
 
 /* The eight 16-bit lanes of v in reverse order. */
@@ -265,35 +275,62 @@ static __m128i reverse_u16(__m128i v)
     return _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
 }
 
-static bool block_hits(const few_values fw, const uint16_t *lo, const uint16_t *hi)
+static __m128i load_u16x8(const uint16_t *p)
 {
-    __m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)lo),
-                               reverse_u16(_mm_loadu_si128((const __m128i *)(const void *)(hi - 7))));
-    __m128i x1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(lo + 8)),
-                               reverse_u16(_mm_loadu_si128((const __m128i *)(const void *)(hi - 15))));
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* Whether a full block of splits (s + i, n - s - i) may yield a wanted value
+ * (lo = g + s, hi = g + n - s). Never wrong when it says no. Byte compares
+ * see values above 254 as 255 or 0: a false yes at worst. */
+static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
+{
+    __m128i x0 = _mm_xor_si128(load_u16x8(lo), reverse_u16(load_u16x8(hi - 7)));
+    __m128i x1 = _mm_xor_si128(load_u16x8(lo + 8), reverse_u16(load_u16x8(hi - 15)));
     __m128i hit = _mm_setzero_si128();
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw[j]), _mm_cmpeq_epi16(x1, fw[j])));
+    if (fw->bytes) {
+        __m128i x = _mm_packus_epi16(x0, x1);
+        for (unsigned j = 0; j < fw->k; j++)
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(x, fw->v[j]));
+    } else {
+        for (unsigned j = 0; j < fw->k; j++)
+            hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw->v[j]),
+                                                 _mm_cmpeq_epi16(x1, fw->v[j])));
+    }
     return _mm_movemask_epi8(hit) != 0;
 }
-#else
-typedef uint16_t few_values[FEW_WANTED];
 
-static void few_values_set(few_values fw, const uint16_t *want, unsigned m)
+static bool few_values_usable(const few_values *fw)
 {
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw[j] = want[j < m ? j : 0];
+    return fw->k > 0;
+}
+#else
+typedef struct few_values {
+    uint16_t v[FEW_WANTED];
+    unsigned k;
+} few_values;
+
+static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
+{
+    fw->k = m <= FEW_WANTED_WIDE ? m : 0;
+    for (unsigned j = 0; j < fw->k; j++)
+        fw->v[j] = want[j];
 }
 
-static bool block_hits(const few_values fw, const uint16_t *lo, const uint16_t *hi)
+static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
 {
     unsigned hit = 0;
     for (unsigned i = 0; i < SCAN_BLOCK; i++) {
         unsigned x = lo[i] ^ *(hi - i);
-        for (unsigned j = 0; j < FEW_WANTED; j++)
-            hit |= x == fw[j];
+        for (unsigned j = 0; j < fw->k; j++)
+            hit |= x == fw->v[j];
     }
     return hit != 0;
+}
+
+static bool few_values_usable(const few_values *fw)
+{
+    return fw->k > 0;
 }
 #endif
 
@@ -316,6 +353,8 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned liste
     uint64_t unpaid = last; /* splits not yet paid for */
     bool few = false;       /* fw holds the (at most FEW_WANTED) values still wanted */
     few_values fw;
+    fw.k = 0;
+    fw.bytes = false;
     uint16_t left[FEW_WANTED];
     for (uint64_t o = 0; o < span; o += SCAN_BLOCK) {
         for (uint64_t s = 1 + o; s <= last; s += span) {
@@ -329,7 +368,7 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned liste
             }
             paid -= len;
             const uint16_t *lo = g + s, *hi = g + (n - s);
-            if (few && len == SCAN_BLOCK && !block_hits(fw, lo, hi))
+            if (few && len == SCAN_BLOCK && !block_hits(&fw, lo, hi))
                 continue;
             unsigned before = *nwant;
             take_block(want_flag, lo, hi, len, nwant);
@@ -340,8 +379,8 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned liste
                 for (unsigned k = 0; k < listed; k++)
                     if (want_flag[sv->want[k]])
                         left[m++] = sv->want[k];
-                few_values_set(fw, left, m);
-                few = true;
+                few_values_set(&fw, left, m);
+                few = few_values_usable(&fw);
             }
         }
     }

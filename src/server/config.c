@@ -59,7 +59,9 @@ static void usage(const num_opt *opts, size_t n)
 {
     printf("Usage: grundyd [OPTIONS]\n"
            "Serves combinatorial-game analysis over HTTP/JSON (POST /v1/analyze, GET /healthz).\n\n"
-           "  --host ADDR            address to bind (GRUNDYD_HOST; default 127.0.0.1)\n");
+           "  --host ADDR            address to bind (GRUNDYD_HOST; default 127.0.0.1)\n"
+           "  --tables FILE          table file (GRUNDYD_TABLES; default: grundy.tables beside\n"
+           "                         the executable, then the installed data directory)\n");
     for (size_t i = 0; i < n; i++)
         printf("  --%-20s %s (%s)\n", opts[i].name, opts[i].help, opts[i].env);
     printf("  --help                 this text\n  --version              the version\n\n"
@@ -88,13 +90,14 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
         if (v && *v && parse_num(&opts[i], v, "environment variable"))
             return -1;
     }
-    struct option lopts[NOPTS + 4];
+    struct option lopts[NOPTS + 5];
     for (size_t i = 0; i < NOPTS; i++)
         lopts[i] = (struct option){ opts[i].name, required_argument, NULL, (int)(256 + i) };
     lopts[NOPTS] = (struct option){ "host", required_argument, NULL, 'H' };
     lopts[NOPTS + 1] = (struct option){ "help", no_argument, NULL, 'h' };
     lopts[NOPTS + 2] = (struct option){ "version", no_argument, NULL, 'V' };
-    lopts[NOPTS + 3] = (struct option){ NULL, 0, NULL, 0 };
+    lopts[NOPTS + 3] = (struct option){ "tables", required_argument, NULL, 'T' };
+    lopts[NOPTS + 4] = (struct option){ NULL, 0, NULL, 0 };
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
@@ -106,8 +109,8 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
             printf("grundyd %s\n", GRUNDY_VERSION);
             return 1;
         }
-        if (ch == 'H') {
-            c->host = optarg;
+        if (ch == 'H' || ch == 'T') {
+            *(ch == 'H' ? &c->host : &c->tables_path) = optarg;
             continue;
         }
         if (ch >= 256 && ch < 256 + (int)NOPTS && parse_num(&opts[ch - 256], optarg, "option") == 0)

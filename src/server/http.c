@@ -15,10 +15,13 @@
 #include <unistd.h>
 
 #include "api/analyze.h"
+#include "api/catalog.h"
+#include "tables/locate.h"
+#include "tables/tables.h"
 #include "server/log.h"
 #include "server/server.h"
 
-typedef enum route_id { ROUTE_NONE, ROUTE_ANALYZE, ROUTE_HEALTHZ } route_id;
+typedef enum route_id { ROUTE_NONE, ROUTE_ANALYZE, ROUTE_HEALTHZ, ROUTE_TABLES } route_id;
 
 typedef struct route {
     const char *path;
@@ -29,10 +32,12 @@ typedef struct route {
 static const route routes[] = {
     { "/v1/analyze", MHD_HTTP_METHOD_POST, ROUTE_ANALYZE },
     { "/healthz", MHD_HTTP_METHOD_GET, ROUTE_HEALTHZ },
+    { "/v1/tables", MHD_HTTP_METHOD_GET, ROUTE_TABLES },
 };
 
 typedef struct server_state {
     const gr_server_config *cfg;
+    char *tables_json; /* GET /v1/tables, rendered once at startup */
     atomic_long in_flight;  /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;   /* set on SIGTERM: replies carry Connection: close */
 } server_state;
@@ -90,6 +95,7 @@ static enum MHD_Result send_error(struct MHD_Connection *conn, server_state *st,
 static enum MHD_Result send_json(struct MHD_Connection *conn, server_state *st, const char *json)
 {
     gr_reply r = { 200, strdup(json), strlen(json) };
+    r.status = r.body ? 200 : 503;
     return send_reply(conn, st, &r, NULL);
 }
 
@@ -112,7 +118,7 @@ static bool find_route(struct MHD_Connection *conn, server_state *st, const char
         return false;
     }
     *res = send_error(conn, st, MHD_HTTP_NOT_FOUND, "not_found", NULL,
-                      "no such path; use POST /v1/analyze or GET /healthz");
+                      "no such path; use POST /v1/analyze, GET /v1/tables or GET /healthz");
     return false;
 }
 
@@ -198,6 +204,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
     atomic_fetch_add(&st->in_flight, 1);
     if (rq->route == ROUTE_HEALTHZ)
         return send_json(conn, st, "{\"status\":\"ok\"}");
+    if (rq->route == ROUTE_TABLES)
+        return send_json(conn, st, st->tables_json);
     if (rq->too_large)
         return too_large(conn, st);
     gr_reply r;
@@ -301,21 +309,27 @@ static int wait_for_stop_signal(void)
     return sig;
 }
 
-int gr_server_run(const gr_server_config *c)
+/* Serves with `tables` mapped until a stop signal, then drains. */
+static int serve(const gr_server_config *c, const gr_tables *tables)
 {
-    server_state st = { .cfg = c };
+    server_state st = { .cfg = c, .tables_json = gr_api_tables_json(tables) };
+    if (!st.tables_json) {
+        gr_log("error", "event=start error=\"out of memory\"");
+        return 1;
+    }
     atomic_init(&st.in_flight, 0);
     atomic_init(&st.draining, false);
     struct MHD_Daemon *d = start_daemon(c, &st);
     if (!d) {
         gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
                strerror(errno));
+        free(st.tables_json);
         return 1;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = info ? info->port : c->port;
-    gr_log("info", "event=ready addr=%s:%u threads=%u max_body=%llu conn_limit=%u", c->host, port,
-           c->threads, (unsigned long long)c->max_body, c->conn_limit);
+    gr_log("info", "event=ready addr=%s:%u threads=%u max_body=%llu conn_limit=%u tables=%s", c->host,
+           port, c->threads, (unsigned long long)c->max_body, c->conn_limit, gr_tables_path(tables));
     int sig = wait_for_stop_signal();
     atomic_store(&st.draining, true);
     MHD_socket listener = MHD_quiesce_daemon(d);
@@ -326,5 +340,36 @@ int gr_server_run(const gr_server_config *c)
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
     gr_log("info", "event=stopped abandoned=%ld", left);
+    free(st.tables_json);
     return 0;
+}
+
+/* Opens the configured or default table file; logs the fault and returns
+ * -1 when there is none or it is bad: the daemon does not start then. */
+static int load_tables(const gr_server_config *c, gr_tables **t)
+{
+    char paths[4][4096], searched[1024], why[512];
+    const char *path = c->tables_path;
+    if (!path && !(path = gr_tables_locate(paths, 4, searched, sizeof searched))) {
+        gr_log("error", "event=start error=\"no table file found (looked for %s); build one with "
+               "'grundy tables build FILE' and pass --tables FILE\"", searched);
+        return -1;
+    }
+    if (gr_tables_open(path, t, why, sizeof why) != 0) {
+        gr_log("error", "event=start tables=%s error=\"table file %s: %s\"", path, path, why);
+        return -1;
+    }
+    return 0;
+}
+
+int gr_server_run(gr_server_config *c)
+{
+    gr_tables *tables = NULL;
+    if (load_tables(c, &tables))
+        return 1;
+    c->service.tables = tables;
+    int rc = serve(c, tables);
+    c->service.tables = NULL;
+    gr_tables_close(tables);
+    return rc;
 }

@@ -28,9 +28,10 @@ void gr_server_config_default(gr_server_config *c);
  * (with a message on stderr). */
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv);
 
-/* Serves until SIGTERM or SIGINT, then stops accepting, drains in-flight
- * requests (up to drain_timeout) and returns 0; non-zero when it cannot
- * start. The caller must have blocked SIGTERM and SIGINT in every thread. */
-int gr_server_run(const gr_server_config *c);
+/* Maps the table file (refusing to start, with a logged reason, when it is
+ * missing or bad), serves until SIGTERM or SIGINT, then stops accepting,
+ * drains in-flight requests (up to drain_timeout) and returns 0; non-zero
+ * when it cannot start. The caller must have blocked SIGTERM and SIGINT in every thread. */
+int gr_server_run(gr_server_config *c);
 
 #endif
