@@ -7,6 +7,7 @@
 
 #include "api/games.h"
 #include "api/heap_sum.h"
+#include "api/seq_cache.h"
 #include "grundy/octal.h"
 #include "grundy/subtraction.h"
 #include "tables/tables.h"
@@ -24,19 +25,19 @@ static gr_status seq_value(const gr_seq *s, uint64_t n, uint64_t *g)
 typedef struct subtraction_ctx {
     const uint64_t *moves;
     size_t nmoves;
-    gr_seq seq;
+    gr_seq_ref ref;
 } subtraction_ctx;
 
 static gr_status subtraction_value(const void *ctx, uint64_t n, uint64_t *g)
 {
-    return seq_value(&((const subtraction_ctx *)ctx)->seq, n, g);
+    return seq_value(&((const subtraction_ctx *)ctx)->ref.seq, n, g);
 }
 
 static gr_status subtraction_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
     const subtraction_ctx *c = ctx;
     uint64_t take = 0;
-    gr_status s = gr_subtraction_move(c->moves, c->nmoves, &c->seq, n, (uint16_t)target, &take);
+    gr_status s = gr_subtraction_move(c->moves, c->nmoves, &c->ref.seq, n, (uint16_t)target, &take);
     if (s != GR_OK)
         return s;
     mv->take = take;
@@ -59,6 +60,23 @@ static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
     return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts and removes repeats, so that equal sets share one cache key. */
+static size_t normalise_moves(uint64_t *moves, size_t n)
+{
+    size_t m = 0;
+    qsort(moves, n, sizeof *moves, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || moves[m - 1] != moves[i])
+            moves[m++] = moves[i];
+    return m;
+}
+
 /* Sets within {1 .. 12} are in the table file: bit s-1 for each s. */
 static bool subtraction_from_table(const gr_query *q, const uint64_t *moves, size_t n, gr_seq *seq)
 {
@@ -69,6 +87,28 @@ static bool subtraction_from_table(const gr_query *q, const uint64_t *moves, siz
         key |= UINT64_C(1) << (moves[i] - 1);
     }
     return q->tables && gr_tables_member(q->tables, GR_TN_SUBTRACTION_FAMILY, key, seq);
+}
+
+/* The table, then the cache, then a computation (kept when certified). The
+ * cache key is the sorted set itself; element 0 of `key` is a tag. */
+static gr_status subtraction_values(gr_query *q, subtraction_ctx *c, uint64_t need)
+{
+    if (subtraction_from_table(q, c->moves, c->nmoves, &c->ref.seq))
+        return GR_OK;
+    size_t keylen = (c->nmoves + 1) * sizeof(uint64_t);
+    uint64_t *key = malloc(keylen);
+    if (!key)
+        return GR_ENOMEM;
+    key[0] = 'S';
+    memcpy(key + 1, c->moves, c->nmoves * sizeof *key);
+    gr_status s = GR_OK;
+    if (!gr_seq_ref_lookup(q->cache, key, keylen, &c->ref)) {
+        s = gr_subtraction_solve(c->moves, c->nmoves, need, &q->budget, &c->ref.seq);
+        if (s == GR_OK && c->ref.seq.periodic)
+            gr_seq_ref_offer(q->cache, key, keylen, &c->ref);
+    }
+    free(key);
+    return s;
 }
 
 static void describe_set(gr_text *t, const uint64_t *moves, size_t n)
@@ -88,19 +128,18 @@ int gr_analyze_subtraction(gr_query *q)
         check_moves(q, moves, nmoves) ||
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         goto out;
-    subtraction_ctx ctx = { moves, nmoves, { 0 } };
-    gr_status s = GR_OK;
-    if (!subtraction_from_table(q, moves, nmoves, &ctx.seq))
-        s = gr_subtraction_solve(moves, nmoves, gr_max_u64(piles, npiles), &q->budget, &ctx.seq);
-    if (s != GR_OK) {
+    nmoves = normalise_moves(moves, nmoves);
+    subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
+    gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
+    if (s == GR_OK) {
+        gr_text name = { .len = 0 };
+        describe_set(&name, moves, nmoves);
+        gr_heap_rules rules = { &ctx, subtraction_value, subtraction_move, &ctx.ref.seq, name.buf };
+        rc = gr_heap_sum(q, piles, npiles, &rules);
+    } else {
         gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
-        goto out;
     }
-    gr_text name = { .len = 0 };
-    describe_set(&name, moves, nmoves);
-    gr_heap_rules rules = { &ctx, subtraction_value, subtraction_move, &ctx.seq, name.buf };
-    rc = gr_heap_sum(q, piles, npiles, &rules);
-    gr_seq_free(&ctx.seq);
+    gr_seq_ref_release(&ctx.ref);
 out:
     free(moves);
     free(piles);
@@ -111,18 +150,18 @@ out:
 
 typedef struct octal_ctx {
     gr_octal_code code;
-    gr_seq seq;
+    gr_seq_ref ref;
 } octal_ctx;
 
 static gr_status octal_value(const void *ctx, uint64_t n, uint64_t *g)
 {
-    return seq_value(&((const octal_ctx *)ctx)->seq, n, g);
+    return seq_value(&((const octal_ctx *)ctx)->ref.seq, n, g);
 }
 
 static gr_status octal_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
     const octal_ctx *c = ctx;
-    return gr_octal_move(&c->code, &c->seq, n, (uint16_t)target, mv);
+    return gr_octal_move(&c->code, &c->ref.seq, n, (uint16_t)target, mv);
 }
 
 static int read_code(gr_query *q, gr_octal_code *code)
@@ -155,26 +194,36 @@ static bool octal_from_table(const gr_query *q, const gr_octal_code *code, gr_se
     return gr_tables_member(q->tables, GR_TN_OCTAL_FAMILY, key, seq);
 }
 
-static int octal_past_table(gr_query *q, const octal_ctx *c, uint64_t need)
+/* The table, then the cache, then a computation: kept when it is complete
+ * (certified, or computed to the on-demand bound), so that it serves any
+ * later heap the same way. */
+static gr_status octal_values(gr_query *q, octal_ctx *c, uint64_t need, bool *from_table)
 {
-    char code[16];
-    gr_octal_format(&c->code, code);
-    return gr_fail(q->err, 422, "beyond_bound", "piles",
-                   "octal game %s has no period certified within the %" PRIu64 " values in the "
-                   "table file, and heap %" PRIu64 " is past them; use heaps below %" PRIu64
-                   ", or build a larger table with 'grundy tables build FILE --octal-values N'",
-                   code, c->seq.count, need, c->seq.count);
+    *from_table = octal_from_table(q, &c->code, &c->ref.seq);
+    if (*from_table)
+        return c->ref.seq.periodic || need < c->ref.seq.count ? GR_OK : GR_EBOUND;
+    char key[20] = "O";
+    gr_octal_format(&c->code, key + 1);
+    if (gr_seq_ref_lookup(q->cache, key, strlen(key), &c->ref))
+        return c->ref.seq.periodic || need < c->ref.seq.count ? GR_OK : GR_EBOUND;
+    gr_status s = gr_octal_solve(&c->code, need, q->limits->octal_max_values, &q->budget, &c->ref.seq);
+    if (s == GR_OK && (c->ref.seq.periodic || c->ref.seq.count >= q->limits->octal_max_values))
+        gr_seq_ref_offer(q->cache, key, strlen(key), &c->ref);
+    return s;
 }
 
-static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t need)
+static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t need, bool from_table)
 {
     char code[16];
     gr_octal_format(&c->code, code);
+    uint64_t bound = from_table ? c->ref.seq.count : q->limits->octal_max_values;
     if (s == GR_EBOUND)
         return gr_fail(q->err, 422, "beyond_bound", "piles",
                        "octal game %s has no period certified within the first %" PRIu64
-                       " values, and heap %" PRIu64 " is past them; use heaps below %" PRIu64,
-                       code, q->limits->octal_max_values, need, q->limits->octal_max_values);
+                       " values%s, and heap %" PRIu64 " is past them; use heaps below %" PRIu64
+                       "%s", code, bound, from_table ? " in the table file" : "", need, bound,
+                       from_table ? ", or build a larger table with 'grundy tables build FILE "
+                                    "--octal-values N'" : "");
     return gr_fail_engine(q->err, s, "piles", "the Grundy values of this octal game");
 }
 
@@ -182,32 +231,24 @@ int gr_analyze_octal(gr_query *q)
 {
     uint64_t *piles = NULL;
     size_t npiles;
-    octal_ctx ctx = { .seq = { 0 } };
+    octal_ctx ctx = { .ref = { .seq = { 0 } } };
     if (read_code(q, &ctx.code) ||
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     uint64_t need = gr_max_u64(piles, npiles);
+    bool from_table = false;
+    gr_status s = octal_values(q, &ctx, need, &from_table);
     int rc;
-    gr_status s = GR_OK;
-    if (octal_from_table(q, &ctx.code, &ctx.seq)) {
-        if (!ctx.seq.periodic && need >= ctx.seq.count) {
-            rc = octal_past_table(q, &ctx, need);
-            free(piles);
-            return rc;
-        }
-    } else {
-        s = gr_octal_solve(&ctx.code, need, q->limits->octal_max_values, &q->budget, &ctx.seq);
-    }
     if (s != GR_OK) {
-        rc = octal_failure(q, s, &ctx, need);
+        rc = octal_failure(q, s, &ctx, need, from_table);
     } else {
         char code[16], name[64];
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "Octal game %s", code);
-        gr_heap_rules rules = { &ctx, octal_value, octal_move, &ctx.seq, name };
+        gr_heap_rules rules = { &ctx, octal_value, octal_move, &ctx.ref.seq, name };
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
-    gr_seq_free(&ctx.seq);
+    gr_seq_ref_release(&ctx.ref);
     free(piles);
     return rc;
 }

@@ -34,6 +34,7 @@ struct gr_tables;
 typedef struct gr_service {
     gr_limits limits;
     const struct gr_tables *tables; /* NULL: every value is computed on demand */
+    struct gr_seq_cache *cache;     /* NULL: nothing computed is kept */
 } gr_service;
 
 /* Fixed-size text builder for explanations and move texts; silently
@@ -60,6 +61,7 @@ typedef struct gr_query {
     const cJSON *obj; /* the query object */
     const gr_limits *limits;
     const struct gr_tables *tables; /* may be NULL */
+    struct gr_seq_cache *cache;     /* may be NULL */
     gr_budget budget;
     bool misere;
     gr_api_error *err;

@@ -6,9 +6,12 @@
 
 #include "api/analyze.h"
 #include "api/catalog.h"
+#include "api/seq_cache.h"
 #include "tables/build.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
+
+#define CLI_CACHE_BYTES (UINT64_C(64) << 20) /* as the daemon's default */
 
 static void usage(FILE *to)
 {
@@ -99,8 +102,10 @@ static int cmd_query(int argc, char **argv)
     if (open_tables(tables_path, &t))
         return 1;
     svc.tables = t;
+    svc.cache = gr_seq_cache_new(CLI_CACHE_BYTES);
     int rc = strcmp(argv[i], "-") == 0 ? (gr_cli_query_lines(&svc, stdin, stdout) ? 1 : 0)
                                         : answer_one(&svc, argv[i], strlen(argv[i]), stdout);
+    gr_seq_cache_free(svc.cache);
     gr_tables_close(t);
     return rc;
 }

@@ -22,6 +22,7 @@ void gr_server_config_default(gr_server_config *c)
     c->conn_limit = 1024;
     c->conn_timeout = 30;
     c->drain_timeout = 10;
+    c->cache_bytes = UINT64_C(64) << 20;
     c->tables_path = NULL;
     gr_limits_default(&c->service.limits);
     c->service.tables = NULL;
@@ -78,6 +79,7 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400, "idle connection timeout in seconds; default 30" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
+        { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40, "bytes of computed sequences kept for reuse; default 67108864" },
         { "budget", "GRUNDYD_BUDGET", 'U', &c->service.limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
         { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &c->service.limits.max_items, 1, 100000000, "entries in piles, stairs or tokens; default 100000" },
     };

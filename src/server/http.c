@@ -16,6 +16,7 @@
 
 #include "api/analyze.h"
 #include "api/catalog.h"
+#include "api/seq_cache.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
 #include "server/log.h"
@@ -368,7 +369,10 @@ int gr_server_run(gr_server_config *c)
     if (load_tables(c, &tables))
         return 1;
     c->service.tables = tables;
-    int rc = serve(c, tables);
+    c->service.cache = gr_seq_cache_new((size_t)c->cache_bytes);
+    int rc = c->service.cache ? serve(c, tables) : 1;
+    gr_seq_cache_free(c->service.cache);
+    c->service.cache = NULL;
     c->service.tables = NULL;
     gr_tables_close(tables);
     return rc;

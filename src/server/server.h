@@ -15,6 +15,7 @@ typedef struct gr_server_config {
     unsigned conn_limit;       /* simultaneous connections */
     unsigned conn_timeout;     /* seconds a connection may stay idle */
     unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
+    uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
     const char *tables_path;   /* table file; NULL: the default locations */
     gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
