@@ -15,20 +15,30 @@
  * rare positions, chosen by a Walsh-Hadamard transform of the value counts)
  * makes it fast.
  *
- * Layout, for speed (see bench/README-engine.md for the measurements):
- * - rare positions and their values are two compact arrays (uint32_t and
- *   uint16_t), walked by a loop with no branch in its body;
- * - options are marked in one byte array indexed by value, stamped with a
- *   byte-wide generation number, so nothing is cleared per heap;
- * - the split scan visits blocks of SCAN_BLOCK consecutive splits whose
+ * How the work is laid out (bench/README-engine.md has the measurements):
+ * - Heaps are computed in groups of LANES consecutive heaps n0 .. n0+LANES-1.
+ *   Each heap of a group has its own table of options, interleaved (value v
+ *   of lane j at mark[v * LANES + j]) and stamped with the group's
+ *   generation number, so nothing is cleared per heap. For a rare position
+ *   r with LANES <= r < n0 (and n0 <= 2r < n0 + LANES false, so no lane
+ *   meets the equal split), the values g(n0 + j - r) of all lanes are
+ *   consecutive in memory and known before the group starts: one pass over
+ *   those rare positions marks the rare splits of the whole group, eight
+ *   stores per position with no branch. The few other rare positions (small
+ *   ones, those near n0 / 2, those found inside the group) are handled heap
+ *   by heap.
+ * - Rare positions and their values are compact arrays (uint32_t, uint16_t).
+ * - The split scan visits blocks of SCAN_BLOCK consecutive splits whose
  *   starts lie SCAN_SPAN apart (neighbouring splits give correlated values,
- *   so spreading the blocks finds the wanted values in fewer steps), marks
- *   options without branching, and looks at the wanted list once per block;
- *   once only a few values are wanted it compares instead of marking;
- * - the budget is spent once per heap for the rare splits and once per
- *   SCAN_CHUNK splits of the scan.
+ *   so spreading the blocks finds the wanted values in fewer steps). While
+ *   many values are wanted it marks a block's options and then drops the
+ *   marked values from the wanted list; once at most FEW_WANTED are left it
+ *   only compares a block's values with them (SSE2 when available) and
+ *   marks the rare block that has one.
+ * - The budget is spent per group for the shared pass, per heap for the
+ *   rest of its rare splits, and per SCAN_CHUNK splits of a scan.
  *
- * Rare positions are stored as uint32_t, so heaps up to 2^32 - 2 are
+ * Rare positions are stored as uint32_t, so heaps up to 2^32 - 1 are
  * supported (the values alone take 8 GiB there); build with
  * -DGR_GRUNDYS_WIDE_POSITIONS for uint64_t positions past that. A larger
  * need fails with GR_ENOMEM. Apart from the values (2 bytes a heap) every
@@ -43,19 +53,18 @@
 
 #define VALUE_LIMIT 65535u   /* values must stay below this */
 #define VALUE_SPACE 65536u   /* every XOR of two values */
+#define LANES 8u             /* heaps computed as a group */
+#define GROUP_MIN (8 * LANES) /* groups from this heap on share the rare pass */
 #define SCAN_BLOCK 16u       /* consecutive splits visited together */
-#define SCAN_SPAN 4096u      /* distance between the starts of blocks visited in a row */
+#define SCAN_SPAN 4176u      /* distance between the starts of blocks visited in a row */
 #define SCAN_CHUNK 256u      /* splits paid for at a time (a multiple of SCAN_BLOCK) */
-#define FEW_WANTED 16u       /* this many wanted values or fewer: compare, do not mark */
-#define FEW_WANTED_WIDE 4u   /* the same when some wanted value is above 254 */
+#define FEW_WANTED 4u        /* this many wanted values or fewer: compare, do not mark */
 #define FIRST_MASK_CHECK 64u /* first heap count at which the mask is chosen */
 
 #ifdef GR_GRUNDYS_WIDE_POSITIONS
 typedef uint64_t rare_pos_t;
-#define RARE_POS_MAX UINT64_MAX
 #else
 typedef uint32_t rare_pos_t;
-#define RARE_POS_MAX UINT32_MAX
 #endif
 
 typedef struct grundy_solver {
@@ -64,21 +73,29 @@ typedef struct grundy_solver {
     rare_pos_t *rare_pos;   /* rare positions >= 1, ascending */
     uint16_t *rare_val;     /* rare_val[i] = g[rare_pos[i]] */
     size_t nrare, rare_cap;
-    size_t below_half;      /* rare positions r with 2r < count (the next n) */
     unsigned mask;
     unsigned range;         /* least power of two above max_value and mask */
-    uint8_t *mark;          /* mark[v] == stamp: v is an option of the current n */
+    uint8_t *mark;          /* mark[v * LANES + j] == stamp: v is an option of n0 + j */
     uint8_t stamp;          /* 1 .. 255; mark[] is cleared when it wraps */
     uint16_t *common_vals;  /* the common values below top, ascending */
     uint16_t *rare_vals;    /* the rare values below top, ascending */
     size_t ncommon, nrare_vals;
     unsigned top;           /* min(2 * range, VALUE_SPACE): c < top (see next_value) */
-    uint16_t *want;         /* rare values below c not seen among the rare splits */
-    uint8_t *want_flag;     /* want_flag[v]: v is wanted and not yet seen; else 0 */
+    uint16_t *want;         /* rare values below c not yet seen as options */
     uint64_t *tally;        /* tally[v]: positions with value v */
     uint16_t max_value;
     uint64_t next_check;    /* count at which the mask is chosen again */
+    unsigned range_seen;    /* value range at the last mask choice */
 } grundy_solver;
+
+/* The rare positions of the current group, by index into the rare list:
+ * [0, small) lie below LANES, [half_lo, half_hi) have n0 <= 2r < n0 + LANES,
+ * [before, nrare) were found inside the group; the others are shared. */
+typedef struct group {
+    uint64_t n0;
+    bool shared;   /* false: every rare split is marked heap by heap */
+    size_t small, half_lo, half_hi, before;
+} group;
 
 static bool is_rare(unsigned v, unsigned mask)
 {
@@ -180,91 +197,86 @@ static gr_status maybe_change_mask(grundy_solver *sv, gr_budget *b)
     sv->mask = mask;
     classify_values(sv);
     sv->nrare = 0;
-    sv->below_half = 0;
     for (uint64_t pos = 1; pos < sv->count && st == GR_OK; pos++)
         if (is_rare(sv->g[pos], mask))
             st = rare_push(sv, pos);
     return st;
 }
 
-/* Marks the values of the splits (r, n - r) for the rare positions r in
- * [from, to) of the rare list. */
-static void mark_rare_range(const grundy_solver *sv, const uint16_t *gn, size_t from,
-                            size_t to, uint8_t stamp)
+/* Index of the first rare position r with 2r >= twice (rare list ascending). */
+static size_t rare_index_half(const grundy_solver *sv, uint64_t twice)
+{
+    size_t lo = 0, hi = sv->nrare;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (2 * (uint64_t)sv->rare_pos[mid] < twice)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Marks, for every lane j, the values g(r) ^ g(n0 + j - r) of the rare
+ * positions r with index in [from, to): LANES <= r < n0 for all of them. */
+static void mark_shared_range(const grundy_solver *sv, uint64_t n0, size_t from, size_t to,
+                              uint8_t stamp)
 {
     const rare_pos_t *pos = sv->rare_pos;
     const uint16_t *val = sv->rare_val;
+    const uint16_t *gn = sv->g + n0;
     uint8_t *mark = sv->mark;
-    size_t i = from;
-    for (; i + 4 <= to; i += 4) {
-        unsigned x0 = val[i] ^ *(gn - pos[i]);
-        unsigned x1 = val[i + 1] ^ *(gn - pos[i + 1]);
-        unsigned x2 = val[i + 2] ^ *(gn - pos[i + 2]);
-        unsigned x3 = val[i + 3] ^ *(gn - pos[i + 3]);
-        mark[x0] = stamp;
-        mark[x1] = stamp;
-        mark[x2] = stamp;
-        mark[x3] = stamp;
+    for (size_t i = from; i < to; i++) {
+        const uint16_t *src = gn - pos[i];
+        unsigned v = val[i];
+        mark[(size_t)(src[0] ^ v) * LANES + 0] = stamp;
+        mark[(size_t)(src[1] ^ v) * LANES + 1] = stamp;
+        mark[(size_t)(src[2] ^ v) * LANES + 2] = stamp;
+        mark[(size_t)(src[3] ^ v) * LANES + 3] = stamp;
+        mark[(size_t)(src[4] ^ v) * LANES + 4] = stamp;
+        mark[(size_t)(src[5] ^ v) * LANES + 5] = stamp;
+        mark[(size_t)(src[6] ^ v) * LANES + 6] = stamp;
+        mark[(size_t)(src[7] ^ v) * LANES + 7] = stamp;
     }
-    for (; i < to; i++)
-        mark[val[i] ^ *(gn - pos[i])] = stamp;
 }
 
-/* Marks every option coming from a split with a rare part: the splits
- * (r, n - r) for every rare r < n (rare positions are added in order, so all
- * of them), except r = n / 2, which is not an unequal split. */
-static void mark_rare_splits(grundy_solver *sv, uint64_t n, uint8_t stamp)
+/* Marks the values g(r) ^ g(n - r) for the rare positions r with index in
+ * [from, to), skipping r = n / 2 (not an unequal split). */
+static void mark_rare_range(const grundy_solver *sv, uint8_t *mark, uint64_t n, size_t from,
+                            size_t to, uint8_t stamp)
 {
-    while (sv->below_half < sv->nrare && 2 * (uint64_t)sv->rare_pos[sv->below_half] < n)
-        sv->below_half++;
-    size_t h = sv->below_half;
-    size_t skip_half = h < sv->nrare && 2 * (uint64_t)sv->rare_pos[h] == n;
     const uint16_t *gn = sv->g + n;
-    mark_rare_range(sv, gn, 0, h, stamp);
-    mark_rare_range(sv, gn, h + skip_half, sv->nrare, stamp);
+    for (size_t i = from; i < to; i++) {
+        uint64_t r = sv->rare_pos[i];
+        if (2 * r != n)
+            mark[(size_t)(sv->rare_val[i] ^ *(gn - r)) * LANES] = stamp;
+    }
 }
 
-/* Visits the splits (s + i, n - s - i), 0 <= i < len, taking every value
- * they yield off the wanted list: want_flag[v] is 1 exactly for the wanted
- * values, and *nwant counts them. No branch depends on the values. */
-static void take_block(uint8_t *want_flag, const uint16_t *lo, const uint16_t *hi,
-                       unsigned len, unsigned *nwant)
+/* Marks the values of the splits (s + i, n - s - i), 0 <= i < len. */
+static void mark_block(uint8_t *mark, const uint16_t *lo, const uint16_t *hi, unsigned len,
+                       uint8_t stamp)
 {
-    unsigned m = *nwant;
     if (len == SCAN_BLOCK) {
-        for (unsigned i = 0; i < SCAN_BLOCK; i++) {
-            unsigned x = lo[i] ^ *(hi - i);
-            m -= want_flag[x];
-            want_flag[x] = 0;
-        }
+        for (unsigned i = 0; i < SCAN_BLOCK; i++)
+            mark[(size_t)(lo[i] ^ *(hi - i)) * LANES] = stamp;
     } else {
-        for (unsigned i = 0; i < len; i++) {
-            unsigned x = lo[i] ^ *(hi - i);
-            m -= want_flag[x];
-            want_flag[x] = 0;
-        }
+        for (unsigned i = 0; i < len; i++)
+            mark[(size_t)(lo[i] ^ *(hi - i)) * LANES] = stamp;
     }
-    *nwant = m;
 }
 
 /* The values still wanted, when there are at most FEW_WANTED of them, set
- * up for block_hits: each broadcast to every lane of a vector; as bytes when
- * all are below 255 (then a block's 16 values are compared at once). */
+ * up for block_hits: with SSE2, each broadcast to every lane of a vector. */
 #ifdef __SSE2__
 typedef struct few_values {
     __m128i v[FEW_WANTED];
-    unsigned k;  /* vectors in use */
-    bool bytes;  /* compare bytes (every value < 255) rather than 16-bit lanes */
 } few_values;
 
 static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
 {
-    fw->bytes = true;
-    for (unsigned j = 0; j < m; j++)
-        fw->bytes = fw->bytes && want[j] < 255;
-    fw->k = fw->bytes || m <= FEW_WANTED_WIDE ? m : 0;
-    for (unsigned j = 0; j < fw->k; j++)
-        fw->v[j] = fw->bytes ? _mm_set1_epi8((char)want[j]) : _mm_set1_epi16((short)want[j]);
+    for (unsigned j = 0; j < FEW_WANTED; j++)
+        fw->v[j] = _mm_set1_epi16((short)want[j < m ? j : 0]);
 }
 
 /* The eight 16-bit lanes of v in reverse order. */
@@ -280,41 +292,27 @@ static __m128i load_u16x8(const uint16_t *p)
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-/* Whether a full block of splits (s + i, n - s - i) may yield a wanted value
- * (lo = g + s, hi = g + n - s). Never wrong when it says no. Byte compares
- * see values above 254 as 255 or 0: a false yes at worst. */
+/* Whether a full block of splits (s + i, n - s - i), lo = g + s and
+ * hi = g + n - s, yields a wanted value. */
 static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
 {
     __m128i x0 = _mm_xor_si128(load_u16x8(lo), reverse_u16(load_u16x8(hi - 7)));
     __m128i x1 = _mm_xor_si128(load_u16x8(lo + 8), reverse_u16(load_u16x8(hi - 15)));
     __m128i hit = _mm_setzero_si128();
-    if (fw->bytes) {
-        __m128i x = _mm_packus_epi16(x0, x1);
-        for (unsigned j = 0; j < fw->k; j++)
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(x, fw->v[j]));
-    } else {
-        for (unsigned j = 0; j < fw->k; j++)
-            hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw->v[j]),
-                                                 _mm_cmpeq_epi16(x1, fw->v[j])));
-    }
+    for (unsigned j = 0; j < FEW_WANTED; j++)
+        hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw->v[j]),
+                                             _mm_cmpeq_epi16(x1, fw->v[j])));
     return _mm_movemask_epi8(hit) != 0;
-}
-
-static bool few_values_usable(const few_values *fw)
-{
-    return fw->k > 0;
 }
 #else
 typedef struct few_values {
     uint16_t v[FEW_WANTED];
-    unsigned k;
 } few_values;
 
 static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
 {
-    fw->k = m <= FEW_WANTED_WIDE ? m : 0;
-    for (unsigned j = 0; j < fw->k; j++)
-        fw->v[j] = want[j];
+    for (unsigned j = 0; j < FEW_WANTED; j++)
+        fw->v[j] = want[j < m ? j : 0];
 }
 
 static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
@@ -322,25 +320,19 @@ static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t 
     unsigned hit = 0;
     for (unsigned i = 0; i < SCAN_BLOCK; i++) {
         unsigned x = lo[i] ^ *(hi - i);
-        for (unsigned j = 0; j < fw->k; j++)
+        for (unsigned j = 0; j < FEW_WANTED; j++)
             hit |= x == fw->v[j];
     }
     return hit != 0;
 }
-
-static bool few_values_usable(const few_values *fw)
-{
-    return fw->k > 0;
-}
 #endif
 
-/* Scans the splits a of n, 1 <= a <= last, until every wanted value has
- * turned up as an option. want[0 .. listed) lists the wanted values, of
- * which *nwant are still flagged in want_flag; on return the flagged ones
- * never turned up. Blocks of SCAN_BLOCK consecutive splits are visited in
- * rows: the blocks starting at 1 + o, 1 + o + span, 1 + o + 2 span, ... for
- * o = 0, SCAN_BLOCK, ... Every split is still visited exactly once. */
-static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned listed,
+/* Scans the splits a of n, 1 <= a <= last, until every wanted value (the
+ * *nwant values in want) has turned up as an option, leaving in want the
+ * ones that never did. Blocks of SCAN_BLOCK consecutive splits are visited
+ * in rows: the blocks starting at 1 + o, 1 + o + span, 1 + o + 2 span, ...
+ * for o = 0, SCAN_BLOCK, ... Every split is still visited exactly once. */
+static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8_t stamp,
                              unsigned *nwant, gr_budget *b)
 {
     uint64_t last = n >= 1 ? (n - 1) / 2 : 0; /* a < n - a */
@@ -348,14 +340,12 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned liste
     if (last < span)
         span = (last + SCAN_BLOCK - 1) / SCAN_BLOCK * SCAN_BLOCK;
     const uint16_t *g = sv->g;
-    uint8_t *want_flag = sv->want_flag;
+    uint16_t *want = sv->want;
     uint64_t paid = 0;      /* splits paid for and not yet visited */
     uint64_t unpaid = last; /* splits not yet paid for */
     bool few = false;       /* fw holds the (at most FEW_WANTED) values still wanted */
     few_values fw;
-    fw.k = 0;
-    fw.bytes = false;
-    uint16_t left[FEW_WANTED];
+    few_values_set(&fw, want, 1);
     for (uint64_t o = 0; o < span; o += SCAN_BLOCK) {
         for (uint64_t s = 1 + o; s <= last; s += span) {
             unsigned len = last - s + 1 < SCAN_BLOCK ? (unsigned)(last - s + 1) : SCAN_BLOCK;
@@ -370,63 +360,67 @@ static gr_status scan_splits(const grundy_solver *sv, uint64_t n, unsigned liste
             const uint16_t *lo = g + s, *hi = g + (n - s);
             if (few && len == SCAN_BLOCK && !block_hits(&fw, lo, hi))
                 continue;
-            unsigned before = *nwant;
-            take_block(want_flag, lo, hi, len, nwant);
-            if (*nwant == 0)
+            mark_block(mark, lo, hi, len, stamp);
+            unsigned m = *nwant, kept = 0;
+            for (unsigned k = 0; k < m; k++) {
+                uint16_t w = want[k];
+                want[kept] = w;
+                kept += mark[(size_t)w * LANES] != stamp;
+            }
+            *nwant = kept;
+            if (kept == 0)
                 return GR_OK;
-            if (*nwant <= FEW_WANTED && (!few || *nwant < before)) {
-                unsigned m = 0;
-                for (unsigned k = 0; k < listed; k++)
-                    if (want_flag[sv->want[k]])
-                        left[m++] = sv->want[k];
-                few_values_set(&fw, left, m);
-                few = few_values_usable(&fw);
+            if (kept <= FEW_WANTED && kept < m) {
+                few_values_set(&fw, want, kept);
+                few = true;
             }
         }
     }
     return GR_OK;
 }
 
-/* Computes g(n) for n = count by the method at the top. */
-static gr_status next_value(grundy_solver *sv, gr_budget *b, uint16_t *value)
+/* Computes g(n) for n = count, lane n - n0 of group gp, by the method at
+ * the top. */
+static gr_status next_value(grundy_solver *sv, const group *gp, gr_budget *b,
+                            uint16_t *value)
 {
     uint64_t n = sv->count;
-    if (!gr_budget_spend(b, sv->nrare + 1))
-        return GR_ELIMIT;
-    if (++sv->stamp == 0) { /* wrapped: clear what earlier heaps marked */
-        memset(sv->mark, 0, VALUE_SPACE);
-        sv->stamp = 1;
-    }
     uint8_t stamp = sv->stamp;
-    mark_rare_splits(sv, n, stamp);
+    uint8_t *mark = sv->mark + (n - gp->n0);
+    if (gp->shared) {
+        if (!gr_budget_spend(b, gp->small + (gp->half_hi - gp->half_lo) +
+                                    (sv->nrare - gp->before) + 1))
+            return GR_ELIMIT;
+        mark_rare_range(sv, mark, n, 0, gp->small, stamp);
+        mark_rare_range(sv, mark, n, gp->half_lo, gp->half_hi, stamp);
+        mark_rare_range(sv, mark, n, gp->before, sv->nrare, stamp);
+    } else {
+        if (!gr_budget_spend(b, sv->nrare + 1))
+            return GR_ELIMIT;
+        mark_rare_range(sv, mark, n, 0, sv->nrare, stamp);
+    }
     /* c: every option lies below range, and the top bit of the mask is a
      * common value below range, so c < range + range <= top unless top was
      * capped at VALUE_SPACE. */
     size_t j = 0;
-    while (j < sv->ncommon && sv->mark[sv->common_vals[j]] == stamp)
+    while (j < sv->ncommon && mark[(size_t)sv->common_vals[j] * LANES] == stamp)
         j++;
     unsigned c = j < sv->ncommon ? sv->common_vals[j] : sv->top;
     unsigned nwant = 0;
     for (size_t k = 0; k < sv->nrare_vals && sv->rare_vals[k] < c; k++) {
         uint16_t v = sv->rare_vals[k];
-        uint8_t missing = sv->mark[v] != stamp;
         sv->want[nwant] = v;
-        sv->want_flag[v] = missing;
-        nwant += missing;
+        nwant += mark[(size_t)v * LANES] != stamp;
     }
-    unsigned listed = nwant; /* want[0 .. listed) holds every flagged value */
-    gr_status st = GR_OK;
-    if (nwant > 0)
-        st = scan_splits(sv, n, listed, &nwant, b);
+    if (nwant > 0) {
+        gr_status st = scan_splits(sv, mark, n, stamp, &nwant, b);
+        if (st != GR_OK)
+            return st;
+    }
     unsigned v = c;
-    for (unsigned k = 0; k < listed; k++) {
-        uint16_t w = sv->want[k];
-        if (sv->want_flag[w] && w < v)
-            v = w;
-        sv->want_flag[w] = 0;
-    }
-    if (st != GR_OK)
-        return st;
+    for (unsigned k = 0; k < nwant; k++)
+        if (sv->want[k] < v)
+            v = sv->want[k];
     if (v >= VALUE_LIMIT)
         return GR_ERANGE;
     *value = (uint16_t)v;
@@ -449,6 +443,50 @@ static gr_status append_value(grundy_solver *sv, uint16_t v)
     return GR_OK;
 }
 
+/* Starts the group of heaps n0 = count ..: a fresh stamp, and the shared
+ * pass over the rare positions when n0 is large enough. */
+static gr_status group_start(grundy_solver *sv, group *gp, gr_budget *b)
+{
+    if (++sv->stamp == 0) { /* wrapped: clear what earlier groups marked */
+        memset(sv->mark, 0, (size_t)sv->top * LANES);
+        sv->stamp = 1;
+    }
+    uint64_t n0 = sv->count;
+    gp->n0 = n0;
+    gp->shared = n0 >= GROUP_MIN;
+    if (!gp->shared)
+        return GR_OK;
+    gp->before = sv->nrare;
+    gp->small = 0;
+    while (gp->small < sv->nrare && sv->rare_pos[gp->small] < LANES)
+        gp->small++;
+    gp->half_lo = rare_index_half(sv, n0);
+    gp->half_hi = rare_index_half(sv, n0 + LANES);
+    uint64_t shared = (gp->half_lo - gp->small) + (gp->before - gp->half_hi);
+    if (!gr_budget_spend(b, shared * LANES))
+        return GR_ELIMIT;
+    mark_shared_range(sv, n0, gp->small, gp->half_lo, sv->stamp);
+    mark_shared_range(sv, n0, gp->half_hi, gp->before, sv->stamp);
+    return GR_OK;
+}
+
+/* After a group: a fresh mask choice when the heap count has doubled or the
+ * value range has grown past the last choice. */
+static gr_status group_end(grundy_solver *sv, gr_budget *b)
+{
+    bool due = false;
+    while (sv->count >= sv->next_check) {
+        sv->next_check *= 2;
+        due = true;
+    }
+    if (sv->count >= FIRST_MASK_CHECK && value_range(sv) > sv->range_seen)
+        due = true;
+    if (!due)
+        return GR_OK;
+    sv->range_seen = value_range(sv);
+    return maybe_change_mask(sv, b);
+}
+
 static void solver_free(grundy_solver *sv)
 {
     free(sv->g);
@@ -458,7 +496,6 @@ static void solver_free(grundy_solver *sv)
     free(sv->common_vals);
     free(sv->rare_vals);
     free(sv->want);
-    free(sv->want_flag);
     free(sv->tally);
 }
 
@@ -467,44 +504,23 @@ static gr_status solver_init(grundy_solver *sv, uint64_t total)
     memset(sv, 0, sizeof *sv);
     sv->mask = 1;
     sv->next_check = FIRST_MASK_CHECK;
+    sv->range_seen = 1;
     if (total > SIZE_MAX / sizeof *sv->g)
         return GR_ENOMEM;
 #ifndef GR_GRUNDYS_WIDE_POSITIONS
-    if (total - 1 > RARE_POS_MAX)
+    if (total - 1 > UINT32_MAX)
         return GR_ENOMEM;
 #endif
     sv->g = malloc((size_t)total * sizeof *sv->g);
-    sv->mark = calloc(VALUE_SPACE, sizeof *sv->mark);
+    sv->mark = calloc((size_t)VALUE_SPACE * LANES, sizeof *sv->mark);
     sv->common_vals = malloc(VALUE_SPACE * sizeof *sv->common_vals);
     sv->rare_vals = malloc(VALUE_SPACE * sizeof *sv->rare_vals);
     sv->want = malloc(VALUE_SPACE * sizeof *sv->want);
-    sv->want_flag = calloc(VALUE_SPACE, sizeof *sv->want_flag);
     sv->tally = calloc(VALUE_SPACE, sizeof *sv->tally);
-    if (!sv->g || !sv->mark || !sv->common_vals || !sv->rare_vals || !sv->want || !sv->want_flag ||
-        !sv->tally)
+    if (!sv->g || !sv->mark || !sv->common_vals || !sv->rare_vals || !sv->want || !sv->tally)
         return GR_ENOMEM;
     classify_values(sv);
     return GR_OK;
-}
-
-/* One value, plus a fresh mask choice when the heap count doubles or the
- * value range has grown past the last choice. */
-static gr_status solver_step(grundy_solver *sv, gr_budget *b, unsigned *range_seen)
-{
-    uint16_t v;
-    gr_status st = next_value(sv, b, &v);
-    if (st == GR_OK)
-        st = append_value(sv, v);
-    if (st != GR_OK)
-        return st;
-    if (sv->count == sv->next_check || (sv->count >= FIRST_MASK_CHECK &&
-                                        value_range(sv) > *range_seen)) {
-        if (sv->count == sv->next_check)
-            sv->next_check *= 2;
-        *range_seen = value_range(sv);
-        st = maybe_change_mask(sv, b);
-    }
-    return st;
 }
 
 gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out)
@@ -517,9 +533,18 @@ gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out)
     (void)gr_budget_spend(b, need + 1); /* covered: need < b->left */
     grundy_solver sv;
     gr_status st = solver_init(&sv, need + 1);
-    unsigned range_seen = 1;
-    while (st == GR_OK && sv.count <= need)
-        st = solver_step(&sv, b, &range_seen);
+    while (st == GR_OK && sv.count <= need) {
+        group gp;
+        st = group_start(&sv, &gp, b);
+        for (unsigned j = 0; j < LANES && st == GR_OK && sv.count <= need; j++) {
+            uint16_t v;
+            st = next_value(&sv, &gp, b, &v);
+            if (st == GR_OK)
+                st = append_value(&sv, v);
+        }
+        if (st == GR_OK)
+            st = group_end(&sv, b);
+    }
     if (st == GR_OK) {
         out->values = sv.g;
         out->owned = sv.g;
