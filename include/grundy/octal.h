@@ -57,4 +57,27 @@ gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out);
  * target. GR_EINVAL when none exists, GR_EBOUND when n >= s->count. */
 gr_status gr_grundys_move(const gr_seq *s, uint64_t n, uint16_t target, gr_heap_move *move);
 
+/* The rare/common split of a Grundy's game sequence, for finding moves
+ * without scanning every split. A value v is rare when popcount(v & mask)
+ * is even; rare ^ rare and common ^ common are rare, rare ^ common is
+ * common, whatever the mask. The mask is chosen (Walsh-Hadamard transform
+ * of the value counts) to make rare positions fewest. */
+typedef struct gr_rare_index {
+    uint16_t mask;
+    uint64_t count;     /* rare positions listed */
+    uint32_t *rare;     /* the heaps n < s->count (n >= 1) with a rare value, ascending */
+} gr_rare_index;
+
+/* Builds the index of s (values below 65536 and counts below 2^32).
+ * GR_ENOMEM on allocation failure. Free with gr_rare_index_free. */
+gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix);
+void gr_rare_index_free(gr_rare_index *ix);
+
+/* As gr_grundys_move, but a common target costs O(rare positions) and a rare
+ * one checks rare pairs first, then scans splits of two common heaps from
+ * the smallest (which the density of common values makes short in
+ * practice). Same results contract as gr_grundys_move. */
+gr_status gr_grundys_move_indexed(const gr_seq *s, const gr_rare_index *ix, uint64_t n,
+                                  uint16_t target, gr_heap_move *move);
+
 #endif

@@ -118,6 +118,7 @@ void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_repl
         return;
     }
     gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables, .cache = svc->cache,
+                   .grundys_rare = &svc->grundys_rare,
                    .budget = gr_budget_make(svc->limits.budget), .err = &err };
     const gr_game *game = NULL;
     if (answer_query(&q, &game) != 0) {

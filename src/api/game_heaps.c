@@ -255,21 +255,31 @@ int gr_analyze_octal(gr_query *q)
 
 /* ---- Grundy's game ------------------------------------------------------ */
 
+typedef struct grundys_ctx {
+    gr_seq seq;
+    const gr_rare_index *rare; /* of seq, or NULL when computed on demand */
+} grundys_ctx;
+
 static gr_status grundys_value(const void *ctx, uint64_t n, uint64_t *g)
 {
-    return seq_value(ctx, n, g);
+    return seq_value(&((const grundys_ctx *)ctx)->seq, n, g);
 }
 
 static gr_status grundys_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
-    return gr_grundys_move(ctx, n, (uint16_t)target, mv);
+    const grundys_ctx *c = ctx;
+    if (c->rare)
+        return gr_grundys_move_indexed(&c->seq, c->rare, n, (uint16_t)target, mv);
+    return gr_grundys_move(&c->seq, n, (uint16_t)target, mv);
 }
 
 /* From the table file up to its bound; without one, computed on demand up
  * to the grundys_max_heap limit. */
-static gr_status grundys_values(gr_query *q, uint64_t need, gr_seq *seq)
+static gr_status grundys_values(gr_query *q, uint64_t need, grundys_ctx *c)
 {
+    gr_seq *seq = &c->seq;
     if (q->tables && gr_tables_sequence(q->tables, GR_TN_GRUNDYS, seq)) {
+        c->rare = q->grundys_rare && q->grundys_rare->count ? q->grundys_rare : NULL;
         if (need < seq->count)
             return GR_OK;
         gr_fail(q->err, 422, "beyond_bound", "piles",
@@ -297,8 +307,8 @@ int gr_analyze_grundys_game(gr_query *q)
         return -1;
     uint64_t need = gr_max_u64(piles, npiles);
     int rc;
-    gr_seq seq = { 0 };
-    gr_status s = grundys_values(q, need, &seq);
+    grundys_ctx ctx = { .rare = NULL };
+    gr_status s = grundys_values(q, need, &ctx);
     if (s == GR_EBOUND) {
         free(piles);
         return -1;
@@ -306,11 +316,11 @@ int gr_analyze_grundys_game(gr_query *q)
     if (s != GR_OK) {
         rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
     } else {
-        gr_heap_rules rules = { &seq, grundys_value, grundys_move, NULL,
+        gr_heap_rules rules = { &ctx, grundys_value, grundys_move, NULL,
                                 "Grundy's game (split a heap into two unequal heaps)" };
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
-    gr_seq_free(&seq);
+    gr_seq_free(&ctx.seq);
     free(piles);
     return rc;
 }

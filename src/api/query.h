@@ -11,6 +11,7 @@
 #include "api/error.h"
 #include "api/json.h"
 #include "grundy/budget.h"
+#include "grundy/octal.h"
 
 /* Every limit a query is held to. Defaults in gr_limits_default; the daemon
  * and the CLI override them from options. */
@@ -35,7 +36,15 @@ typedef struct gr_service {
     gr_limits limits;
     const struct gr_tables *tables; /* NULL: every value is computed on demand */
     struct gr_seq_cache *cache;     /* NULL: nothing computed is kept */
+    gr_rare_index grundys_rare;     /* of the table's Grundy's game; count 0 without one */
 } gr_service;
+
+/* Sets up a service over `tables` (may be NULL) with a cache of cache_bytes
+ * and default limits (adjust svc->limits afterwards). Returns 0, or -1 when
+ * out of memory. The service borrows the tables: close them after
+ * gr_service_fini. */
+int gr_service_init(gr_service *svc, const struct gr_tables *tables, size_t cache_bytes);
+void gr_service_fini(gr_service *svc);
 
 /* Fixed-size text builder for explanations and move texts; silently
  * truncates (with "...") rather than failing. */
@@ -62,6 +71,7 @@ typedef struct gr_query {
     const gr_limits *limits;
     const struct gr_tables *tables; /* may be NULL */
     struct gr_seq_cache *cache;     /* may be NULL */
+    const gr_rare_index *grundys_rare;
     gr_budget budget;
     bool misere;
     gr_api_error *err;

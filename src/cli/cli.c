@@ -97,15 +97,17 @@ static int cmd_query(int argc, char **argv)
         return 2;
     }
     gr_service svc;
-    gr_limits_default(&svc.limits);
     gr_tables *t;
     if (open_tables(tables_path, &t))
         return 1;
-    svc.tables = t;
-    svc.cache = gr_seq_cache_new(CLI_CACHE_BYTES);
+    if (gr_service_init(&svc, t, CLI_CACHE_BYTES) != 0) {
+        gr_tables_close(t);
+        fprintf(stderr, "grundy: out of memory\n");
+        return 1;
+    }
     int rc = strcmp(argv[i], "-") == 0 ? (gr_cli_query_lines(&svc, stdin, stdout) ? 1 : 0)
                                         : answer_one(&svc, argv[i], strlen(argv[i]), stdout);
-    gr_seq_cache_free(svc.cache);
+    gr_service_fini(&svc);
     gr_tables_close(t);
     return rc;
 }

@@ -368,12 +368,15 @@ int gr_server_run(gr_server_config *c)
     gr_tables *tables = NULL;
     if (load_tables(c, &tables))
         return 1;
-    c->service.tables = tables;
-    c->service.cache = gr_seq_cache_new((size_t)c->cache_bytes);
-    int rc = c->service.cache ? serve(c, tables) : 1;
-    gr_seq_cache_free(c->service.cache);
-    c->service.cache = NULL;
-    c->service.tables = NULL;
+    gr_limits limits = c->service.limits;
+    if (gr_service_init(&c->service, tables, (size_t)c->cache_bytes) != 0) {
+        gr_log("error", "event=start error=\"out of memory\"");
+        gr_tables_close(tables);
+        return 1;
+    }
+    c->service.limits = limits;
+    int rc = serve(c, tables);
+    gr_service_fini(&c->service);
     gr_tables_close(tables);
     return rc;
 }
