@@ -291,7 +291,7 @@ static gr_status grundys_values(gr_query *q, uint64_t need, grundys_ctx *c)
     }
     if (need > q->limits->grundys_max_heap) {
         gr_fail(q->err, 422, "beyond_bound", "piles",
-                "Grundy's game is answered for heaps up to %" PRIu64 " without a table file; heap %"
+                "Grundy's game is answered for heaps up to %" PRIu64 " without its table; heap %"
                 PRIu64 " is larger. Build one with 'grundy tables build FILE' and start grundyd "
                 "with --tables FILE", q->limits->grundys_max_heap, need);
         return GR_EBOUND;

@@ -1,9 +1,12 @@
 #include "tables/build.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "grundy/divisor.h"
 #include "grundy/octal.h"
@@ -211,8 +214,25 @@ void gr_build_options_default(gr_build_options *o)
     o->progress = NULL;
 }
 
+/* Fails before minutes of computing when the file could not be written. */
+static int check_writable(const char *path, char *why, size_t n)
+{
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s.probe.%ld", path, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(why, n, "cannot create files beside %s: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
 int gr_tables_build(const char *path, const gr_build_options *o, char *why, size_t n)
 {
+    if (check_writable(path, why, n))
+        return -1;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     gr_tf_writer *w = gr_tf_writer_new();

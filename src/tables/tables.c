@@ -36,6 +36,8 @@ static int fault(char *why, size_t n, const char *fmt, ...)
 
 static int check_header(const unsigned char *base, size_t size, char *why, size_t n)
 {
+    if (size < 8 && memcmp(base, GR_TF_MAGIC, size) == 0)
+        return fault(why, n, "truncated: %zu bytes is shorter than the 64-byte header", size);
     if (size < 8 || memcmp(base, GR_TF_MAGIC, 8) != 0)
         return fault(why, n, "not a grundy table file (no GRUNDYTB magic at the start)");
     if (size < sizeof(gr_tf_header))
@@ -51,7 +53,8 @@ static int check_header(const unsigned char *base, size_t size, char *why, size_
     if (h->file_size != size)
         return fault(why, n, "truncated or extended: the header says %llu bytes, the file has %zu",
                      (unsigned long long)h->file_size, size);
-    if (h->header_size != sizeof(gr_tf_header) || h->directory_offset != sizeof(gr_tf_header))
+    if (h->header_size != sizeof(gr_tf_header) || h->directory_offset != sizeof(gr_tf_header) ||
+        h->reserved != 0)
         return fault(why, n, "corrupted: unexpected header or directory placement");
     if (h->section_count == 0 || h->section_count > GR_TF_MAX_SECTIONS ||
         h->directory_offset + (uint64_t)h->section_count * sizeof(gr_tf_entry) > size)
@@ -91,6 +94,7 @@ static int check_member(const gr_tf_entry *e, const gr_tf_member *m, const uint1
                         const gr_tf_member *prev, char *why, size_t n)
 {
     if ((prev && m->key <= prev->key) || m->count == 0 || m->first > e->param ||
+        m->flags > GR_TF_PERIODIC || m->reserved16 || m->reserved[0] || m->reserved[1] ||
         m->count > e->param - m->first || !periodic_facts_ok(m->flags, m->count, m->preperiod, m->period))
         return fault(why, n, "corrupted: section %s has an inconsistent member (key %llu)", e->name,
                      (unsigned long long)m->key);
@@ -103,7 +107,8 @@ static int check_member(const gr_tf_entry *e, const gr_tf_member *m, const uint1
 static int check_family(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
 {
     if (e->count == 0 || e->count > e->length / sizeof(gr_tf_member) || e->param > e->length / 2 ||
-        e->length != e->count * sizeof(gr_tf_member) + e->param * 2)
+        e->length != e->count * sizeof(gr_tf_member) + e->param * 2 || e->flags != 0 ||
+        e->preperiod != 0 || e->period != 0 || e->max_value != 0)
         return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
     const gr_tf_member *m = (const gr_tf_member *)data;
     const uint16_t *values = (const uint16_t *)(data + e->count * sizeof(gr_tf_member));
@@ -113,19 +118,21 @@ static int check_family(const gr_tf_entry *e, const unsigned char *data, char *w
     return 0;
 }
 
-static int check_grid(const gr_tf_entry *e, char *why, size_t n)
+static int check_grid(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
 {
     if (e->param == 0 || e->count == 0 || e->count % e->param != 0 || e->count > e->length / 2 ||
-        e->length != e->count * 2)
+        e->length != e->count * 2 || e->flags != 0 || e->preperiod != 0 || e->period != 0)
         return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    if (max_of((const uint16_t *)data, e->count) != e->max_value)
+        return fault(why, n, "corrupted: section %s has a wrong largest value", e->name);
     return 0;
 }
 
 static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry *e,
                        const gr_tf_entry *prev, char *why, size_t n)
 {
-    if (memchr(e->name, '\0', GR_TF_NAME_LEN) == NULL || e->name[0] == '\0')
-        return fault(why, n, "corrupted: a section name is not terminated");
+    if (memchr(e->name, '\0', GR_TF_NAME_LEN) == NULL || e->name[0] == '\0' || e->reserved != 0)
+        return fault(why, n, "corrupted: a section name is empty or not terminated");
     if (prev && strcmp(prev->name, e->name) >= 0)
         return fault(why, n, "corrupted: sections are not sorted by name at %s", e->name);
     uint64_t dir_end = sizeof(gr_tf_header) + ((const gr_tf_header *)base)->section_count * sizeof(gr_tf_entry);
@@ -138,9 +145,35 @@ static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry
     switch (e->kind) {
     case GR_TF_SEQUENCE: return check_sequence(e, data, why, n);
     case GR_TF_FAMILY: return check_family(e, data, why, n);
-    case GR_TF_GRID: return check_grid(e, why, n);
+    case GR_TF_GRID: return check_grid(e, data, why, n);
     default: return fault(why, n, "corrupted: section %s has unknown kind %u", e->name, e->kind);
     }
+}
+
+static bool all_zero(const unsigned char *p, uint64_t len)
+{
+    for (uint64_t i = 0; i < len; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+/* Checksums cover the header, directory and sections; the padding between
+ * them must be zero, so that every byte of the file is accounted for. Entries
+ * are in name order, not file order; the writer lays them out in name order,
+ * and so the padding check requires it. */
+static int check_padding(const gr_tables *t, char *why, size_t n)
+{
+    uint64_t at = sizeof(gr_tf_header) + t->nentries * sizeof(gr_tf_entry);
+    for (size_t i = 0; i <= t->nentries; i++) {
+        uint64_t next = i < t->nentries ? t->entries[i].offset : t->size;
+        if (next < at || !all_zero(t->base + at, next - at))
+            return fault(why, n, "corrupted: the bytes before %s are not zero padding",
+                         i < t->nentries ? t->entries[i].name : "the end of the file");
+        if (i < t->nentries)
+            at = next + t->entries[i].length;
+    }
+    return 0;
 }
 
 static int validate(gr_tables *t, char *why, size_t n)
@@ -153,7 +186,7 @@ static int validate(gr_tables *t, char *why, size_t n)
     for (size_t i = 0; i < t->nentries; i++)
         if (check_entry(t->base, t->size, &t->entries[i], i ? &t->entries[i - 1] : NULL, why, n))
             return -1;
-    return 0;
+    return check_padding(t, why, n);
 }
 
 /* ---- open and close ----------------------------------------------------- */

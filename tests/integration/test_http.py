@@ -970,8 +970,11 @@ def t_grundys_game_far(ck):
     checks = [(n, g[n]) for n in (1222, 1500, 1999)]
     # sample heaps up to the bound the service advertises (every 4th sample)
     r = ck.client.post({"game": "grundys_game", "piles": [10**9]})
-    m = re.search(r"up to (\d+)", ((r.json or {}).get("error") or {}).get("message", ""))
-    bound = int(m.group(1)) if m else 30000
+    msg = ((r.json or {}).get("error") or {}).get("message", "")
+    up_to, below = re.search(r"up to (\d+)", msg), re.search(r"heaps below (\d+)", msg)
+    if not (up_to or below):
+        p.append("beyond-bound message names no bound: %r" % msg)
+    bound = int(up_to.group(1)) if up_to else int(below.group(1)) - 1 if below else 0
     checks += [(n, v) for n, v in samples if 2000 <= n <= bound][::4]
     for n, v in checks:
         q = {"game": "grundys_game", "piles": [n]}
