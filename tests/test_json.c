@@ -148,6 +148,46 @@ START_TEST(test_write_exact)
 }
 END_TEST
 
+static const struct { const char *text; int ok; int64_t value; } signed_ints[] = {
+    { "{\"x\":-5}", 1, -5 },
+    { "{\"x\":\"-9223372036854775807\"}", 1, -INT64_MAX },
+    { "{\"x\":9223372036854775807}", 1, INT64_MAX },
+    { "{\"x\":-9223372036854775808}", 0, 0 },
+    { "{\"x\":-1.5}", 0, 0 },
+    { "{\"x\":\"--1\"}", 0, 0 },
+    { "{\"x\":\"-\"}", 0, 0 },
+    { "{\"x\":false}", 0, 0 },
+};
+
+START_TEST(test_signed_integers)
+{
+    gr_json_doc doc;
+    gr_api_error e;
+    int64_t v = 42;
+    ck_assert_int_eq(parse(signed_ints[_i].text, &doc, &e), 0);
+    int rc = gr_json_i64(&doc, cJSON_GetObjectItemCaseSensitive(doc.root, "x"), "x", &v, &e);
+    gr_json_free(&doc);
+    ck_assert_int_eq(rc == 0, signed_ints[_i].ok);
+    if (rc == 0)
+        ck_assert_int_eq(v, signed_ints[_i].value);
+    else
+        ck_assert_str_eq(e.field, "x");
+}
+END_TEST
+
+START_TEST(test_write_i128)
+{
+    cJSON *o = cJSON_CreateObject();
+    gr_json_i128 big = (gr_json_i128)INT64_MAX * 5000;
+    gr_json_add_i128(o, "a", -big);
+    gr_json_add_i128(o, "b", 0);
+    char *text = cJSON_PrintUnformatted(o);
+    ck_assert_str_eq(text, "{\"a\":-46116860184273879035000,\"b\":0}");
+    free(text);
+    cJSON_Delete(o);
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -156,6 +196,8 @@ static Suite *json_suite(void)
     tcase_add_loop_test(tc, test_bad_integers, 0, sizeof bad_ints / sizeof bad_ints[0]);
     tcase_add_test(tc, test_literal_order);
     tcase_add_test(tc, test_write_exact);
+    tcase_add_loop_test(tc, test_signed_integers, 0, sizeof signed_ints / sizeof signed_ints[0]);
+    tcase_add_test(tc, test_write_i128);
     suite_add_tcase(s, tc);
     TCase *syntax = tcase_create("syntax");
     tcase_add_loop_test(syntax, test_not_json, 0, sizeof not_json / sizeof not_json[0]);

@@ -75,6 +75,8 @@ static char *render(gr_query *q, const gr_game *game)
         gr_json_add_u64(root, "grundy", a->grundy);
     else
         cJSON_AddNullToObject(root, "grundy");
+    if (a->has_value)
+        gr_json_add_i128(root, "value", a->value);
     cJSON_AddItemToObject(root, "components",
                           a->components ? take_or_null(&a->components) : cJSON_CreateArray());
     cJSON_AddItemToObject(root, "move", take_or_null(&a->move));

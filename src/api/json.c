@@ -328,7 +328,73 @@ int gr_json_u64(const gr_json_doc *doc, const cJSON *node, const char *field,
     return fail_int(e, field, node ? "it is not a number" : "it is missing");
 }
 
+static int fail_signed(gr_api_error *e, const char *field, const char *why)
+{
+    return gr_fail(e, 422, "invalid_integer", field,
+                   "%s must be an integer from -9223372036854775807 to 9223372036854775807, "
+                   "written as plain digits (optionally after '-') or such a string: %s", field, why);
+}
+
+/* text[0 .. n): "-"? digits, no fraction or exponent. */
+static int parse_signed(const char *text, size_t n, int64_t *out, gr_api_error *e, const char *field)
+{
+    bool negative = n > 0 && text[0] == '-';
+    uint64_t magnitude;
+    if (memchr(text, '.', n) || memchr(text, 'e', n) || memchr(text, 'E', n))
+        return fail_signed(e, field, "it has a fraction or an exponent");
+    int rc = parse_decimal(text + negative, n - negative, &magnitude);
+    if (rc != 0)
+        return fail_signed(e, field, rc == -2 ? "it is out of range" : "it is not plain decimal digits");
+    *out = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+    return 0;
+}
+
+int gr_json_i64(const gr_json_doc *doc, const cJSON *node, const char *field,
+                int64_t *out, gr_api_error *e)
+{
+    if (cJSON_IsNumber(node)) {
+        size_t i = (size_t)node->valueint;
+        if (node->valueint < 0 || i >= doc->nnumbers)
+            return fail_signed(e, field, "unreadable number");
+        return parse_signed(doc->body + doc->numbers[i].offset, doc->numbers[i].length, out, e, field);
+    }
+    if (cJSON_IsString(node))
+        return parse_signed(node->valuestring, strlen(node->valuestring), out, e, field);
+    return fail_signed(e, field, node ? "it is not a number" : "it is missing");
+}
+
 /* ---- exact integers out ------------------------------------------------ */
+
+static void format_i128(gr_json_i128 v, char buf[48])
+{
+    char tmp[48];
+    size_t n = 0;
+    __extension__ unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+    do {
+        tmp[n++] = (char)('0' + (int)(m % 10));
+        m /= 10;
+    } while (m);
+    size_t j = 0;
+    if (v < 0)
+        buf[j++] = '-';
+    while (n)
+        buf[j++] = tmp[--n];
+    buf[j] = '\0';
+}
+
+cJSON *gr_json_i128_item(gr_json_i128 v)
+{
+    char buf[48];
+    format_i128(v, buf);
+    return cJSON_CreateRaw(buf);
+}
+
+cJSON *gr_json_add_i128(cJSON *obj, const char *key, gr_json_i128 v)
+{
+    char buf[48];
+    format_i128(v, buf);
+    return cJSON_AddRawToObject(obj, key, buf);
+}
 
 cJSON *gr_json_u64_item(uint64_t v)
 {

@@ -41,10 +41,20 @@ void gr_json_free(gr_json_doc *doc);
 int gr_json_u64(const gr_json_doc *doc, const cJSON *node, const char *field,
                 uint64_t *out, gr_api_error *e);
 
+/* Reads a signed integer in [-(2^63 - 1), 2^63 - 1]: a JSON number of
+ * plain digits with an optional minus sign, or such a decimal string. */
+int gr_json_i64(const gr_json_doc *doc, const cJSON *node, const char *field,
+                int64_t *out, gr_api_error *e);
+
 /* Output: integers as raw JSON numbers with every digit. NULL on allocation
  * failure (cJSON's own convention). */
 cJSON *gr_json_u64_item(uint64_t v);
 cJSON *gr_json_add_u64(cJSON *obj, const char *key, uint64_t v);
 cJSON *gr_json_u64_array(const uint64_t *v, size_t n);
+
+/* Signed 128-bit values (score sums) as raw JSON numbers. */
+__extension__ typedef __int128 gr_json_i128;
+cJSON *gr_json_i128_item(gr_json_i128 v);
+cJSON *gr_json_add_i128(cJSON *obj, const char *key, gr_json_i128 v);
 
 #endif

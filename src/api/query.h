@@ -59,6 +59,8 @@ typedef struct gr_answer {
     const char *winner; /* "first", "second" or "draw" */
     bool grundy_known;
     uint64_t grundy;
+    bool has_value;     /* score and partisan games: "value" from the mover's view */
+    gr_json_i128 value;
     cJSON *components; /* array, owned */
     cJSON *move;       /* object, or NULL for null; owned */
     cJSON *next;       /* object, or NULL for null; owned */
