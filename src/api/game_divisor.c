@@ -16,20 +16,11 @@ static int divisor_component(gr_query *q, uint64_t n)
         g = small;
     else
         s = gr_divisor_grundy(n, &q->budget, &g);
-    if (s != GR_OK && s != GR_ELIMIT)
-        return gr_fail_engine(q->err, s, "n", "the Grundy value of this divisor game");
-    q->ans.grundy_known = s == GR_OK;
-    q->ans.grundy = g;
-    if (gr_ans_components(q))
-        return -1;
-    cJSON *c = gr_ans_component(q);
+    cJSON *c = gr_ans_single(q, s, g, "n", "the Grundy value of this divisor game");
     if (!c)
         return -1;
     gr_json_add_u64(c, "n", n);
-    if (q->ans.grundy_known)
-        gr_json_add_u64(c, "grundy", g);
-    else
-        cJSON_AddNullToObject(c, "grundy");
+    gr_add_grundy(q, c);
     return 0;
 }
 

@@ -16,21 +16,12 @@ static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t
 {
     uint64_t g = 0;
     gr_status s = gr_fibonacci_grundy(n, limit, &q->budget, &g);
-    if (s != GR_OK && s != GR_ELIMIT)
-        return gr_fail_engine(q->err, s, "n", "the Grundy value of this Fibonacci nim position");
-    q->ans.grundy_known = s == GR_OK;
-    q->ans.grundy = g;
-    if (gr_ans_components(q))
-        return -1;
-    cJSON *c = gr_ans_component(q);
+    cJSON *c = gr_ans_single(q, s, g, "n", "the Grundy value of this Fibonacci nim position");
     if (!c)
         return -1;
     gr_json_add_u64(c, "n", n);
     gr_json_add_u64(c, "limit", limit);
-    if (q->ans.grundy_known)
-        gr_json_add_u64(c, "grundy", g);
-    else
-        cJSON_AddNullToObject(c, "grundy");
+    gr_add_grundy(q, c);
     cJSON_AddItemToObject(c, "zeckendorf", gr_json_u64_array(terms, nterms));
     return 0;
 }

@@ -39,20 +39,11 @@ static int wythoff_grundy(gr_query *q, const uint64_t p[2])
         g = small;
     else
         s = gr_wythoff_grundy(p[0], p[1], &q->budget, &g);
-    if (s == GR_OK) {
-        q->ans.grundy_known = true;
-        q->ans.grundy = g;
-    } else if (s != GR_ELIMIT) {
-        return gr_fail_engine(q->err, s, "piles", "the Grundy value of this Wythoff position");
-    }
-    cJSON *c = gr_ans_component(q);
+    cJSON *c = gr_ans_single(q, s, g, "piles", "the Grundy value of this Wythoff position");
     if (!c)
         return -1;
     cJSON_AddItemToObject(c, "piles", gr_json_u64_array(p, 2));
-    if (q->ans.grundy_known)
-        gr_json_add_u64(c, "grundy", g);
-    else
-        cJSON_AddNullToObject(c, "grundy");
+    gr_add_grundy(q, c);
     return 0;
 }
 
@@ -67,7 +58,7 @@ int gr_analyze_wythoff(gr_query *q)
     free(piles);
     if (n != 2)
         return gr_fail(q->err, 422, "invalid_field", "piles", "wythoff takes exactly two piles");
-    if (gr_ans_components(q) || wythoff_grundy(q, p))
+    if (wythoff_grundy(q, p))
         return -1;
     uint64_t to[2];
     bool win = gr_wythoff_move(p[0], p[1], &to[0], &to[1]);

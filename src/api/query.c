@@ -136,3 +136,22 @@ cJSON *gr_ans_next(gr_query *q)
         gr_oom(q);
     return q->ans.next;
 }
+
+cJSON *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what)
+{
+    if (s != GR_OK && s != GR_ELIMIT) {
+        gr_fail_engine(q->err, s, field, what);
+        return NULL;
+    }
+    q->ans.grundy_known = s == GR_OK;
+    q->ans.grundy = g;
+    return gr_ans_components(q) ? NULL : gr_ans_component(q);
+}
+
+void gr_add_grundy(const gr_query *q, cJSON *component)
+{
+    if (q->ans.grundy_known)
+        gr_json_add_u64(component, "grundy", q->ans.grundy);
+    else
+        cJSON_AddNullToObject(component, "grundy");
+}

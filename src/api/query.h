@@ -101,4 +101,14 @@ cJSON *gr_ans_move(gr_query *q);                   /* creates ans.move; the game
 cJSON *gr_ans_next(gr_query *q);                   /* creates ans.next */
 int gr_oom(gr_query *q);                           /* records the 503; returns -1 */
 
+/* For games of one component whose Grundy value is computed when the budget
+ * allows: records the answer's grundy (known when s is GR_OK, null after
+ * GR_ELIMIT), creates the components array and returns its one entry with
+ * the "grundy" member still to be added by gr_add_grundy. Any other status
+ * fails for `field` with `what`; NULL then. */
+cJSON *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what);
+
+/* Adds "grundy": the answer's value, or null when it is unknown. */
+void gr_add_grundy(const gr_query *q, cJSON *component);
+
 #endif
