@@ -33,7 +33,8 @@ static int read_game(gr_query *q, const gr_game **out)
     if (!g)
         return gr_fail(q->err, 422, "missing_field", "game",
                        "the field \"game\" is required: one of nim, subtraction, staircase, wythoff, "
-                       "fibonacci, divisor, octal, grundys_game, graph");
+                       "fibonacci, divisor, octal, grundys_game, graph, tictactoe, mnk, "
+                       "stone_row, stone_prefix, stone_front3, can_i_win");
     if (!cJSON_IsString(g))
         return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
     *out = gr_game_find(g->valuestring);
@@ -43,7 +44,8 @@ static int read_game(gr_query *q, const gr_game **out)
     gr_printable(g->valuestring, name, sizeof name);
     return gr_fail(q->err, 422, "unknown_game", "game",
                    "unknown game \"%s\"; use one of nim, subtraction, staircase, wythoff, "
-                   "fibonacci, divisor, octal, grundys_game, graph", name);
+                   "fibonacci, divisor, octal, grundys_game, graph, tictactoe, mnk, stone_row, "
+                   "stone_prefix, stone_front3, can_i_win", name);
 }
 
 static void free_answer(gr_answer *a)

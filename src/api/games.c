@@ -19,6 +19,17 @@ const gr_game gr_games[] = {
       gr_analyze_grundys_game },
     { "graph", "Move one token along an edge of a directed acyclic graph.", false,
       gr_analyze_graph },
+    { "tictactoe", "Noughts and crosses on a 3x3 board; the side to move follows from the counts.",
+      false, gr_analyze_tictactoe },
+    { "mnk", "An m,n,k-game: k in a row on a rows x cols board wins.", false, gr_analyze_mnk },
+    { "stone_row", "Take the first or the last pile of a row; most stones wins.", false,
+      gr_analyze_stone_row },
+    { "stone_prefix", "Take the first x piles, 1 <= x <= 2M, then M = max(M, x); most stones wins.",
+      false, gr_analyze_stone_prefix },
+    { "stone_front3", "Take 1 to 3 piles from the front (values may be negative); most wins.",
+      false, gr_analyze_stone_front3 },
+    { "can_i_win", "Pick unused numbers 1..max_choosable; reaching desired_total first wins.",
+      false, gr_analyze_can_i_win },
 };
 
 const size_t gr_ngames = sizeof gr_games / sizeof gr_games[0];

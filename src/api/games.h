@@ -30,5 +30,11 @@ int gr_analyze_divisor(gr_query *q);
 int gr_analyze_octal(gr_query *q);
 int gr_analyze_grundys_game(gr_query *q);
 int gr_analyze_graph(gr_query *q);
+int gr_analyze_tictactoe(gr_query *q);
+int gr_analyze_mnk(gr_query *q);
+int gr_analyze_stone_row(gr_query *q);
+int gr_analyze_stone_prefix(gr_query *q);
+int gr_analyze_stone_front3(gr_query *q);
+int gr_analyze_can_i_win(gr_query *q);
 
 #endif

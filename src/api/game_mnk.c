@@ -1,0 +1,120 @@
+/* tictactoe and m,n,k-games: alpha-beta search with a symmetry-reduced
+ * transposition table. value is +1, 0 or -1 for the player to move. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+#include "grundy/mnk.h"
+
+static const char *player_name(gr_mnk_player p)
+{
+    return p == GR_MNK_X ? "X" : "O";
+}
+
+static int read_dimension(gr_query *q, const char *name, unsigned *out)
+{
+    uint64_t v;
+    if (gr_q_u64(q, name, NULL, &v))
+        return -1;
+    if (v < 1 || v > GR_MNK_MAX_CELLS)
+        return gr_fail(q->err, 422, "out_of_range", name, "\"%s\" must be between 1 and %u", name,
+                       GR_MNK_MAX_CELLS);
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int read_board(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
+{
+    const char *why = NULL;
+    const cJSON *b = gr_q_get(q, "board");
+    if (!b || !cJSON_IsString(b))
+        return gr_fail(q->err, 422, b ? "invalid_field" : "missing_field", "board",
+                       "\"board\" must be a string of %u characters 'X', 'O' or '.', row by row",
+                       g->rows * g->cols);
+    if (gr_mnk_check(g, b->valuestring, strlen(b->valuestring), pos, &why) != GR_OK)
+        return gr_fail(q->err, 422, "illegal_position", "board", "this board cannot arise in play: %s",
+                       why ? why : "it is not a legal position");
+    return 0;
+}
+
+static int mnk_move(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, unsigned cell)
+{
+    gr_mnk_position after;
+    char board[GR_MNK_MAX_CELLS + 1];
+    if (gr_mnk_play(g, pos, cell, &after) != GR_OK || gr_mnk_render(g, &after, board, sizeof board) != GR_OK)
+        return gr_fail(q->err, 500, "internal", "board", "the best move could not be played; please report this query");
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    if (!next)
+        return gr_oom(q);
+    gr_json_add_u64(move, "cell", cell);
+    gr_json_add_u64(move, "row", cell / g->cols);
+    gr_json_add_u64(move, "col", cell % g->cols);
+    cJSON_AddStringToObject(move, "player", player_name(pos->to_move));
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "%s plays row %u, column %u (cell %u, counting from 0).", player_name(pos->to_move),
+                cell / g->cols, cell % g->cols, cell);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    cJSON_AddStringToObject(next, "board", board);
+    return 0;
+}
+
+static void mnk_explain(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, const gr_mnk_result *r)
+{
+    gr_text *t = &q->ans.explanation;
+    if (pos->over) {
+        if (pos->winner)
+            gr_text_add(t, "The game is over: %s has %u in a row.", player_name(pos->winner), g->k);
+        else
+            gr_text_add(t, "The game is over: the board is full without %u in a row.", g->k);
+        return;
+    }
+    gr_text_add(t, "Alpha-beta search over the whole game tree (%ux%u board, %u in a row) with a "
+                "transposition table keyed by the board up to symmetry. With best play %s ",
+                g->rows, g->cols, g->k, player_name(pos->to_move));
+    if (r->value > 0)
+        gr_text_add(t, "wins in %u move%s (both players' moves counted).", r->plies, r->plies == 1 ? "" : "s");
+    else if (r->value < 0)
+        gr_text_add(t, "loses in %u move%s (both players' moves counted).", r->plies, r->plies == 1 ? "" : "s");
+    else
+        gr_text_add(t, "draws.");
+}
+
+static int analyze_board(gr_query *q, const gr_mnk *g)
+{
+    const char *why = NULL;
+    if (gr_mnk_game_check(g, &why) != GR_OK)
+        return gr_fail(q->err, 422, "invalid_field", "k", "%s", why ? why : "invalid board dimensions");
+    gr_mnk_position pos;
+    if (read_board(q, g, &pos))
+        return -1;
+    gr_mnk_result r;
+    gr_status s = gr_mnk_solve(g, &pos, &q->budget, &r);
+    if (s != GR_OK)
+        return gr_fail_engine(q->err, s, "board", "solving this board");
+    q->ans.winner = r.value > 0 ? "first" : r.value < 0 ? "second" : "draw";
+    q->ans.has_value = true;
+    q->ans.value = r.value;
+    q->ans.components = cJSON_CreateArray();
+    mnk_explain(q, g, &pos, &r);
+    return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
+}
+
+int gr_analyze_tictactoe(gr_query *q)
+{
+    gr_mnk g = { 3, 3, 3 };
+    return analyze_board(q, &g);
+}
+
+int gr_analyze_mnk(gr_query *q)
+{
+    gr_mnk g;
+    if (read_dimension(q, "rows", &g.rows) || read_dimension(q, "cols", &g.cols) ||
+        read_dimension(q, "k", &g.k))
+        return -1;
+    if ((uint64_t)g.rows * g.cols > GR_MNK_MAX_CELLS)
+        return gr_fail(q->err, 422, "out_of_range", "rows",
+                       "rows * cols must be at most %u cells", GR_MNK_MAX_CELLS);
+    return analyze_board(q, &g);
+}

@@ -1,0 +1,689 @@
+/* m,n,k-games: board checks, moves, and an exact solver. See
+ * include/grundy/mnk.h for the contract.
+ *
+ * Positions are two bitboards. The solver is negamax with alpha-beta over
+ * distance-to-end scores: a position whose game ends (with best play) with
+ * `left` cells still empty scores +(left + 1) for the winner and -(left + 1)
+ * for the loser, a draw scores 0. A score depends only on the position, so
+ * the transposition table (keyed by the least image of the position under
+ * the board's symmetries) holds exact facts whatever the path.
+ *
+ * Pruning, each exact for the score:
+ *  - a move that completes a line wins at once, the best possible score;
+ *  - facing one immediate threat, any other move loses at once (the worst
+ *    possible score), so the block is the only move; facing two, a loss;
+ *  - a "dead" cell lies on no line that either player can still complete.
+ *    Marking it is a pass, and another move is never worse: the mover plays
+ *    the dead-cell strategy on the other board, answering a later opponent
+ *    move on the dead cell as if it were on the cell marked instead; every
+ *    opponent line then comes no sooner and every own line no later. So
+ *    only live cells are searched, and a board with none is a draw;
+ *  - moves that a symmetry of the position maps to each other have equal
+ *    scores: one per orbit is searched.
+ * The root first finds the value with the narrow window (-1, 1), then (for
+ * a win or a loss) the exact score, which picks the fastest win or the
+ * slowest loss. */
+#include "grundy/mnk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINES (4u * GR_MNK_MAX_CELLS) /* k = 1 keeps one direction */
+#define MAX_SYM 8u
+#define SCORE_INF 127         /* beyond every score: |score| <= 65 */
+#define TT_MAX_LOG 20u        /* at most 2^20 entries (24 MiB) */
+#define TT_MIN_LOG 6u
+#define TT_MIN_EMPTY 3u       /* nodes with fewer empty cells skip the table */
+#define NO_MOVE 0xffu
+
+/* ---- board geometry ---- */
+
+typedef struct geom {
+    unsigned rows, cols, k, cells, nlines;
+    uint64_t full;                /* every cell */
+    uint64_t line[MAX_LINES];     /* each k-line's cells */
+} geom;
+
+static uint64_t bit(unsigned i)
+{
+    return (uint64_t)1 << i;
+}
+
+static unsigned popcount(uint64_t v)
+{
+    return (unsigned)__builtin_popcountll(v);
+}
+
+static unsigned lowest(uint64_t v)
+{
+    return (unsigned)__builtin_ctzll(v);
+}
+
+static gr_status fail(const char **why, const char *msg)
+{
+    if (why != NULL)
+        *why = msg;
+    return GR_EINVAL;
+}
+
+gr_status gr_mnk_game_check(const gr_mnk *g, const char **why)
+{
+    if (g->rows < 1 || g->cols < 1)
+        return fail(why, "rows and cols must be at least 1");
+    if ((uint64_t)g->rows * g->cols > GR_MNK_MAX_CELLS)
+        return fail(why, "the board may have at most 64 cells");
+    unsigned longer = g->rows > g->cols ? g->rows : g->cols;
+    if (g->k < 1 || g->k > longer)
+        return fail(why, "k must be between 1 and the longer side of the board");
+    return GR_OK;
+}
+
+/* Appends every k-line in direction (dr, dc). */
+static void add_lines(geom *m, int dr, int dc)
+{
+    int rows = (int)m->rows, cols = (int)m->cols, span = (int)m->k - 1;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            int er = r + dr * span, ec = c + dc * span;
+            if (er < 0 || er >= rows || ec < 0 || ec >= cols)
+                continue;
+            uint64_t mask = 0;
+            for (int i = 0; i <= span; i++)
+                mask |= bit((unsigned)((r + dr * i) * cols + c + dc * i));
+            m->line[m->nlines++] = mask;
+        }
+    }
+}
+
+/* g must be valid. With k = 1 every direction gives the same lines. */
+static void geom_init(geom *m, const gr_mnk *g)
+{
+    m->rows = g->rows;
+    m->cols = g->cols;
+    m->k = g->k;
+    m->cells = g->rows * g->cols;
+    m->full = m->cells == 64 ? ~(uint64_t)0 : bit(m->cells) - 1;
+    m->nlines = 0;
+    add_lines(m, 0, 1);
+    if (g->k > 1) {
+        add_lines(m, 1, 0);
+        add_lines(m, 1, 1);
+        add_lines(m, 1, -1);
+    }
+}
+
+static bool has_line(const geom *m, uint64_t bb)
+{
+    for (unsigned i = 0; i < m->nlines; i++)
+        if ((m->line[i] & bb) == m->line[i])
+            return true;
+    return false;
+}
+
+/* The cells common to every line inside bb (all cells when there is none). */
+static uint64_t line_core(const geom *m, uint64_t bb)
+{
+    uint64_t core = ~(uint64_t)0;
+    for (unsigned i = 0; i < m->nlines; i++)
+        if ((m->line[i] & bb) == m->line[i])
+            core &= m->line[i];
+    return core;
+}
+
+/* ---- positions ---- */
+
+static gr_status check_counts(unsigned nx, unsigned no, const char **why)
+{
+    if (no > nx)
+        return fail(why, "O has more marks than X; X moves first and players alternate");
+    if (nx > no + 1)
+        return fail(why, "X has more than one mark more than O; X moves first and players alternate");
+    return GR_OK;
+}
+
+/* Play after a win: the winner moved last, the loser has no line, and one
+ * move (a cell on every line of the winner) made them all. */
+static gr_status check_lines(const geom *m, uint64_t x, uint64_t o, bool x_moved_last,
+                             gr_mnk_player *winner, const char **why)
+{
+    bool xl = has_line(m, x), ol = has_line(m, o);
+    *winner = xl ? GR_MNK_X : ol ? GR_MNK_O : GR_MNK_NONE;
+    if (xl && ol)
+        return fail(why, "both players have a line");
+    if (xl && !x_moved_last)
+        return fail(why, "X has a line but O has moved since");
+    if (ol && x_moved_last)
+        return fail(why, "O has a line but X has moved since");
+    if (xl && line_core(m, x) == 0)
+        return fail(why, "X made a line before its last move");
+    if (ol && line_core(m, o) == 0)
+        return fail(why, "O made a line before its last move");
+    return GR_OK;
+}
+
+/* Checks bitboards x, o against the rules and fills *pos on success. */
+static gr_status classify(const geom *m, uint64_t x, uint64_t o, gr_mnk_position *pos,
+                          const char **why)
+{
+    if ((x & o) != 0 || ((x | o) & ~m->full) != 0)
+        return fail(why, "X and O must mark distinct cells of the board");
+    unsigned nx = popcount(x), no = popcount(o);
+    gr_status st = check_counts(nx, no, why);
+    if (st != GR_OK)
+        return st;
+    gr_mnk_player winner;
+    st = check_lines(m, x, o, nx > no, &winner, why);
+    if (st != GR_OK)
+        return st;
+    pos->x = x;
+    pos->o = o;
+    pos->empty = m->cells - nx - no;
+    pos->to_move = nx == no ? GR_MNK_X : GR_MNK_O;
+    pos->winner = winner;
+    pos->over = winner != GR_MNK_NONE || pos->empty == 0;
+    return GR_OK;
+}
+
+/* Reads the characters into bitboards. */
+static gr_status read_board(const char *board, size_t len, uint64_t *x, uint64_t *o,
+                            const char **why)
+{
+    *x = 0;
+    *o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (board[i] == 'X')
+            *x |= bit((unsigned)i);
+        else if (board[i] == 'O')
+            *o |= bit((unsigned)i);
+        else if (board[i] != '.')
+            return fail(why, "the board may hold only 'X', 'O' and '.'");
+    }
+    return GR_OK;
+}
+
+gr_status gr_mnk_check(const gr_mnk *g, const char *board, size_t len,
+                       gr_mnk_position *pos, const char **why)
+{
+    gr_status st = gr_mnk_game_check(g, why);
+    if (st != GR_OK)
+        return st;
+    if (len != (size_t)g->rows * g->cols)
+        return fail(why, "the board must have rows * cols cells");
+    uint64_t x, o;
+    st = read_board(board, len, &x, &o, why);
+    if (st != GR_OK)
+        return st;
+    geom m;
+    geom_init(&m, g);
+    return classify(&m, x, o, pos, why);
+}
+
+gr_status gr_mnk_render(const gr_mnk *g, const gr_mnk_position *pos, char *out,
+                        size_t outlen)
+{
+    if (gr_mnk_game_check(g, NULL) != GR_OK)
+        return GR_EINVAL;
+    unsigned cells = g->rows * g->cols;
+    if (outlen < (size_t)cells + 1)
+        return GR_EINVAL;
+    for (unsigned i = 0; i < cells; i++)
+        out[i] = (pos->x & bit(i)) ? 'X' : (pos->o & bit(i)) ? 'O' : '.';
+    out[cells] = '\0';
+    return GR_OK;
+}
+
+gr_status gr_mnk_play(const gr_mnk *g, const gr_mnk_position *pos, unsigned cell,
+                      gr_mnk_position *next)
+{
+    if (gr_mnk_game_check(g, NULL) != GR_OK)
+        return GR_EINVAL;
+    geom m;
+    geom_init(&m, g);
+    gr_mnk_position cur;
+    if (classify(&m, pos->x, pos->o, &cur, NULL) != GR_OK || cur.over)
+        return GR_EINVAL;
+    if (cell >= m.cells || ((cur.x | cur.o) & bit(cell)) != 0)
+        return GR_EINVAL;
+    uint64_t x = cur.x, o = cur.o;
+    if (cur.to_move == GR_MNK_X)
+        x |= bit(cell);
+    else
+        o |= bit(cell);
+    return classify(&m, x, o, next, NULL);
+}
+
+/* ---- the search ---- */
+
+enum { TT_EMPTY = 0, TT_EXACT, TT_LOWER, TT_UPPER };
+
+typedef struct tt_entry {
+    uint64_t me, opp;   /* canonical image of (mover's cells, opponent's cells) */
+    int8_t score;
+    uint8_t flag;       /* TT_* */
+    uint8_t move;       /* best move in the canonical frame, or NO_MOVE */
+    uint8_t empty;      /* empty cells: the deeper subtree is kept */
+} tt_entry;
+
+typedef struct search {
+    geom m;
+    unsigned nsym, nbytes;
+    uint8_t perm[MAX_SYM][GR_MNK_MAX_CELLS]; /* cell -> image cell */
+    uint8_t inv[MAX_SYM][GR_MNK_MAX_CELLS];  /* image cell -> cell */
+    uint64_t *symtab;   /* [sym][byte][value]: image of byte `value` at byte index */
+    tt_entry *tt;
+    size_t tt_mask;
+    gr_budget *b;
+    bool aborted;
+    uint32_t history[GR_MNK_MAX_CELLS];
+} search;
+
+/* Cell (r, c) under symmetry `sym` (0 identity; 1-3 reflections and the
+ * half turn; 4-7, square boards only, the transposes and quarter turns). */
+static unsigned sym_cell(unsigned sym, unsigned rows, unsigned cols, unsigned r, unsigned c)
+{
+    unsigned rr = rows - 1 - r, cc = cols - 1 - c;
+    switch (sym) {
+    case 0: return r * cols + c;
+    case 1: return r * cols + cc;
+    case 2: return rr * cols + c;
+    case 3: return rr * cols + cc;
+    case 4: return c * cols + r;
+    case 5: return c * cols + rr;
+    case 6: return cc * cols + r;
+    default: return cc * cols + rr;
+    }
+}
+
+static void build_perms(search *s)
+{
+    const geom *m = &s->m;
+    s->nsym = m->rows == m->cols ? 8u : 4u;
+    for (unsigned y = 0; y < s->nsym; y++) {
+        for (unsigned r = 0; r < m->rows; r++) {
+            for (unsigned c = 0; c < m->cols; c++) {
+                unsigned to = sym_cell(y, m->rows, m->cols, r, c);
+                s->perm[y][r * m->cols + c] = (uint8_t)to;
+                s->inv[y][to] = (uint8_t)(r * m->cols + c);
+            }
+        }
+    }
+}
+
+/* Byte tables so that a bitboard's image costs one lookup per byte. */
+static gr_status build_symtab(search *s)
+{
+    s->nbytes = (s->m.cells + 7) / 8;
+    s->symtab = malloc((size_t)s->nsym * s->nbytes * 256 * sizeof *s->symtab);
+    if (s->symtab == NULL)
+        return GR_ENOMEM;
+    for (unsigned y = 0; y < s->nsym; y++) {
+        for (unsigned j = 0; j < s->nbytes; j++) {
+            uint64_t *t = s->symtab + ((size_t)y * s->nbytes + j) * 256;
+            t[0] = 0;
+            for (unsigned v = 1; v < 256; v++) {
+                unsigned cell = 8 * j + lowest(v);
+                uint64_t img = cell < s->m.cells ? bit(s->perm[y][cell]) : 0;
+                t[v] = t[v & (v - 1)] | img;
+            }
+        }
+    }
+    return GR_OK;
+}
+
+static uint64_t sym_image(const search *s, unsigned sym, uint64_t bb)
+{
+    const uint64_t *t = s->symtab + (size_t)sym * s->nbytes * 256;
+    uint64_t img = 0;
+    for (unsigned j = 0; j < s->nbytes; j++, bb >>= 8, t += 256)
+        img |= t[bb & 0xff];
+    return img;
+}
+
+typedef struct canon {
+    uint64_t me, opp;  /* least image */
+    unsigned sym;      /* a symmetry mapping the position to it */
+    unsigned stab;     /* bit y: symmetry y (y >= 1) fixes the position */
+} canon;
+
+static void canonicalize(const search *s, uint64_t me, uint64_t opp, canon *c)
+{
+    c->me = me;
+    c->opp = opp;
+    c->sym = 0;
+    c->stab = 0;
+    for (unsigned y = 1; y < s->nsym; y++) {
+        uint64_t a = sym_image(s, y, me), b = sym_image(s, y, opp);
+        if (a == me && b == opp)
+            c->stab |= 1u << y;
+        if (a < c->me || (a == c->me && b < c->opp)) {
+            c->me = a;
+            c->opp = b;
+            c->sym = y;
+        }
+    }
+}
+
+/* Table size: a power of two, at most 2^TT_MAX_LOG, and no more than
+ * 3^empty (a bound on the positions below the root). It does not depend on
+ * the budget, so neither does the number of steps a solve takes. */
+static unsigned tt_log(unsigned empty)
+{
+    uint64_t cap = 1;
+    for (unsigned i = 0; i < empty && cap < ((uint64_t)1 << TT_MAX_LOG); i++)
+        cap *= 3;
+    unsigned lg = TT_MIN_LOG;
+    while (lg < TT_MAX_LOG && ((uint64_t)1 << lg) < cap)
+        lg++;
+    return lg;
+}
+
+static size_t tt_slot(const search *s, uint64_t me, uint64_t opp)
+{
+    uint64_t h = me * 0x9e3779b97f4a7c15u ^ (opp + 0x632be59bd9b4e019u) * 0xc2b2ae3d27d4eb4fu;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 32;
+    return (size_t)h & s->tt_mask & ~(size_t)1;
+}
+
+static tt_entry *tt_find(const search *s, const canon *c)
+{
+    tt_entry *e = s->tt + tt_slot(s, c->me, c->opp);
+    for (unsigned i = 0; i < 2; i++)
+        if (e[i].flag != TT_EMPTY && e[i].me == c->me && e[i].opp == c->opp)
+            return &e[i];
+    return NULL;
+}
+
+/* Two-slot buckets: slot 0 keeps the entry with the larger subtree, slot 1
+ * takes whatever slot 0 refuses. */
+static void tt_store(search *s, const canon *c, unsigned empty, int score, int flag,
+                     int move)
+{
+    tt_entry *e = s->tt + tt_slot(s, c->me, c->opp);
+    tt_entry *dst = &e[1];
+    if (e[0].flag == TT_EMPTY || (e[0].me == c->me && e[0].opp == c->opp) ||
+        e[0].empty <= empty)
+        dst = &e[0];
+    else if (e[1].flag != TT_EMPTY && e[1].me == c->me && e[1].opp == c->opp)
+        dst = &e[1];
+    dst->me = c->me;
+    dst->opp = c->opp;
+    dst->score = (int8_t)score;
+    dst->flag = (uint8_t)flag;
+    dst->move = move < 0 ? NO_MOVE : s->perm[c->sym][move];
+    dst->empty = (uint8_t)empty;
+}
+
+/* What the lines say about a node. */
+typedef struct node {
+    uint64_t me, opp, empty;
+    unsigned nempty;
+    uint64_t win_me;    /* cells that complete a line of the mover */
+    uint64_t win_opp;   /* cells that complete a line of the opponent */
+    uint64_t live;      /* empty cells on a line someone can still complete */
+} node;
+
+static void node_scan(const geom *m, uint64_t me, uint64_t opp, node *n)
+{
+    n->me = me;
+    n->opp = opp;
+    n->empty = m->full & ~(me | opp);
+    n->nempty = popcount(n->empty);
+    n->win_me = n->win_opp = n->live = 0;
+    for (unsigned i = 0; i < m->nlines; i++) {
+        uint64_t l = m->line[i], a = l & me, b = l & opp;
+        if (b == 0) {
+            n->live |= l;
+            if (popcount(a) == m->k - 1)
+                n->win_me |= l & ~a;
+        }
+        if (a == 0) {
+            n->live |= l;
+            if (popcount(b) == m->k - 1)
+                n->win_opp |= l & ~b;
+        }
+    }
+    n->live &= n->empty;
+}
+
+/* Nodes settled without search: true with *score and *move set. */
+static bool node_settled(const node *n, int *score, int *move)
+{
+    int e = (int)n->nempty;
+    if (n->win_me != 0) {
+        *move = (int)lowest(n->win_me);
+        *score = e;
+        return true;
+    }
+    if (popcount(n->win_opp) >= 2) {
+        *move = (int)lowest(n->win_opp);
+        *score = -(e - 1);
+        return true;
+    }
+    if (e == 1 || n->live == 0) {
+        *move = (int)lowest(n->empty);
+        *score = 0;
+        return true;
+    }
+    return false;
+}
+
+/* Ordering weight of each empty cell: lines still open for a player count
+ * more the more of that player's marks they hold. */
+static void cell_weights(const geom *m, const node *n, uint32_t *w)
+{
+    for (unsigned i = 0; i < m->nlines; i++) {
+        uint64_t l = m->line[i], a = l & n->me, b = l & n->opp;
+        uint32_t add = 0;
+        if (b == 0)
+            add += 3u << (2 * (popcount(a) < 12 ? popcount(a) : 12));
+        if (a == 0)
+            add += 2u << (2 * (popcount(b) < 12 ? popcount(b) : 12));
+        for (uint64_t e = l & n->empty; e != 0; e &= e - 1)
+            w[lowest(e)] += add;
+    }
+}
+
+/* True when some symmetry fixing the position maps `cell` to a smaller one
+ * (the orbit's least cell stands for it). */
+static bool orbit_dup(const search *s, unsigned stab, unsigned cell)
+{
+    for (unsigned y = 1; stab >> y != 0; y++)
+        if ((stab >> y & 1u) && s->perm[y][cell] < cell)
+            return true;
+    return false;
+}
+
+/* Fills list with the moves to search, best first: the table's move, then
+ * by weight and history. Returns how many. */
+static unsigned order_moves(const search *s, const node *n, uint64_t moves,
+                            unsigned stab, int tt_move, uint8_t *list)
+{
+    uint32_t w[GR_MNK_MAX_CELLS] = { 0 };
+    uint64_t key[GR_MNK_MAX_CELLS];
+    cell_weights(&s->m, n, w);
+    unsigned count = 0;
+    for (uint64_t mv = moves; mv != 0; mv &= mv - 1) {
+        unsigned c = lowest(mv);
+        if (stab != 0 && orbit_dup(s, stab, c))
+            continue;
+        uint64_t k = ((uint64_t)w[c] << 32) | s->history[c];
+        if ((int)c == tt_move)
+            k = ~(uint64_t)0;
+        unsigned j = count++;
+        for (; j > 0 && key[j - 1] < k; j--) {
+            key[j] = key[j - 1];
+            list[j] = list[j - 1];
+        }
+        key[j] = k;
+        list[j] = (uint8_t)c;
+    }
+    return count;
+}
+
+static int negamax(search *s, uint64_t me, uint64_t opp, int alpha, int beta, int *best);
+
+/* The table's verdict for a non-root node: true with *score when a stored
+ * bound settles the window. Sets *tt_move (current frame) either way. */
+static bool tt_probe(const search *s, const canon *c, int alpha, int beta, bool root,
+                     int *score, int *tt_move)
+{
+    const tt_entry *e = tt_find(s, c);
+    *tt_move = -1;
+    if (e == NULL)
+        return false;
+    if (e->move != NO_MOVE)
+        *tt_move = s->inv[c->sym][e->move];
+    if (root)
+        return false;
+    *score = e->score;
+    return e->flag == TT_EXACT || (e->flag == TT_LOWER && e->score >= beta) ||
+           (e->flag == TT_UPPER && e->score <= alpha);
+}
+
+/* Searches the ordered moves of n within (alpha, beta). Fail-soft. */
+static int search_moves(search *s, const node *n, const uint8_t *list, unsigned count,
+                        int alpha, int beta, int *best_move)
+{
+    int best = -SCORE_INF;
+    *best_move = -1;
+    for (unsigned i = 0; i < count; i++) {
+        unsigned c = list[i];
+        int sc = -negamax(s, n->opp, n->me | bit(c), -beta, -alpha, NULL);
+        if (s->aborted)
+            return 0;
+        if (sc > best) {
+            best = sc;
+            *best_move = (int)c;
+        }
+        if (sc > alpha)
+            alpha = sc;
+        if (alpha >= beta) {
+            s->history[c] += n->nempty * n->nempty;
+            break;
+        }
+    }
+    return best;
+}
+
+/* A node with a choice of moves (not settled, not forced). */
+static int search_node(search *s, const node *n, uint64_t moves, int alpha, int beta,
+                       int *best)
+{
+    int hi = (int)n->nempty - 2; /* no immediate win: at best a win next turn */
+    if (best == NULL && alpha >= hi)
+        return hi;
+    if (beta > hi + 1)
+        beta = hi + 1;
+    canon c = { n->me, n->opp, 0, 0 };
+    int tt_move = -1, score;
+    bool use_tt = n->nempty >= TT_MIN_EMPTY;
+    if (use_tt) {
+        canonicalize(s, n->me, n->opp, &c);
+        if (tt_probe(s, &c, alpha, beta, best != NULL, &score, &tt_move))
+            return score;
+    }
+    uint8_t list[GR_MNK_MAX_CELLS];
+    unsigned count = order_moves(s, n, moves, c.stab, tt_move, list);
+    int move;
+    score = search_moves(s, n, list, count, alpha, beta, &move);
+    if (s->aborted)
+        return 0;
+    if (use_tt) {
+        int flag = score <= alpha ? TT_UPPER : score >= beta ? TT_LOWER : TT_EXACT;
+        tt_store(s, &c, n->nempty, score, flag, move);
+    }
+    if (best != NULL)
+        *best = move;
+    return score;
+}
+
+/* Negamax value of a non-final position (mover's cells `me`), in the
+ * fail-soft sense for the window (alpha, beta). best, when non-NULL (the
+ * root), receives a move with that score. */
+static int negamax(search *s, uint64_t me, uint64_t opp, int alpha, int beta, int *best)
+{
+    if (!gr_budget_spend(s->b, 1)) {
+        s->aborted = true;
+        return 0;
+    }
+    node n;
+    node_scan(&s->m, me, opp, &n);
+    int score, move;
+    if (node_settled(&n, &score, &move)) {
+        if (best != NULL)
+            *best = move;
+        return score;
+    }
+    uint64_t moves = n.win_opp != 0 ? n.win_opp : n.live;
+    if ((moves & (moves - 1)) == 0) {
+        if (best != NULL)
+            *best = (int)lowest(moves);
+        return -negamax(s, opp, me | moves, -beta, -alpha, NULL);
+    }
+    return search_node(s, &n, moves, alpha, beta, best);
+}
+
+/* The value with the narrow window, then the exact score of a win or loss. */
+static void solve_root(search *s, uint64_t me, uint64_t opp, unsigned empty,
+                       gr_mnk_result *res)
+{
+    int best = -1;
+    int score = negamax(s, me, opp, -1, 1, &best);
+    if (!s->aborted && score > 0)
+        score = negamax(s, me, opp, 0, SCORE_INF, &best);
+    else if (!s->aborted && score < 0)
+        score = negamax(s, me, opp, -SCORE_INF, 0, &best);
+    if (s->aborted)
+        return;
+    res->value = score > 0 ? 1 : score < 0 ? -1 : 0;
+    res->best_cell = best;
+    res->plies = score == 0 ? 0 : empty + 1 - (unsigned)abs(score);
+}
+
+static void finished(const gr_mnk_position *pos, gr_mnk_result *res)
+{
+    res->value = pos->winner != GR_MNK_NONE ? -1 : 0;
+    res->best_cell = -1;
+    res->plies = 0;
+}
+
+gr_status gr_mnk_solve(const gr_mnk *g, const gr_mnk_position *pos, gr_budget *b,
+                       gr_mnk_result *res)
+{
+    if (gr_mnk_game_check(g, NULL) != GR_OK)
+        return GR_EINVAL;
+    search *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return GR_ENOMEM;
+    geom_init(&s->m, g);
+    gr_mnk_position p;
+    gr_status st = classify(&s->m, pos->x, pos->o, &p, NULL);
+    if (st == GR_OK && p.over)
+        finished(&p, res);
+    if (st != GR_OK || p.over) {
+        free(s);
+        return st;
+    }
+    build_perms(s);
+    st = build_symtab(s);
+    size_t entries = (size_t)1 << tt_log(p.empty);
+    s->tt = st == GR_OK ? calloc(entries, sizeof *s->tt) : NULL;
+    if (st == GR_OK && s->tt == NULL)
+        st = GR_ENOMEM;
+    if (st == GR_OK) {
+        s->tt_mask = entries - 1;
+        s->b = b;
+        uint64_t me = p.to_move == GR_MNK_X ? p.x : p.o;
+        gr_mnk_result r;
+        solve_root(s, me, p.x ^ p.o ^ me, p.empty, &r);
+        st = s->aborted ? GR_ELIMIT : GR_OK;
+        if (st == GR_OK)
+            *res = r;
+    }
+    free(s->tt);
+    free(s->symtab);
+    free(s);
+    return st;
+}
