@@ -1,6 +1,7 @@
 /* The request path from bytes to answer: statuses, error bodies, and the
  * shape of answers for every game in the registry. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,19 +93,29 @@ static const char *const samples[] = {
     "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}",
     "{\"game\":\"grundys_game\",\"piles\":[7,13]}",
     "{\"game\":\"graph\",\"edges\":[[0,1],[1,2]],\"tokens\":[0,0,1]}",
+    "{\"game\":\"tictactoe\",\"board\":\"XX.OO....\"}",
+    "{\"game\":\"mnk\",\"rows\":3,\"cols\":4,\"k\":3,\"board\":\"............\"}",
+    "{\"game\":\"stone_row\",\"stones\":[3,9,1,2]}",
+    "{\"game\":\"stone_prefix\",\"stones\":[1,2,3,4,5,100]}",
+    "{\"game\":\"stone_front3\",\"stones\":[1,2,3,-9]}",
+    "{\"game\":\"can_i_win\",\"max_choosable\":10,\"desired_total\":40,\"used\":[1]}",
 };
 
 START_TEST(test_answer_shape)
 {
-    static const char *const keys[] = { "game", "convention", "winner", "grundy", "components",
-                                        "move", "next", "explanation" };
+    static const char *const keys[] = { "game", "convention", "winner", "grundy", "value",
+                                        "components", "move", "next", "explanation" };
     int status;
     cJSON *root = ask(samples[_i], &status);
     ck_assert_int_eq(status, 200);
     const cJSON *item = root->child;
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++, item = item->next) {
+    bool scored = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "grundy"));
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (!scored && strcmp(keys[k], "value") == 0)
+            continue; /* impartial games have no score */
         ck_assert_ptr_nonnull(item);
         ck_assert_str_eq(item->string, keys[k]);
+        item = item->next;
     }
     ck_assert_ptr_null(item);
     ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "winner")->valuestring, "first");
@@ -112,7 +123,10 @@ START_TEST(test_answer_shape)
     ck_assert(cJSON_IsObject(move));
     ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(move, "text")));
     ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "next")));
-    ck_assert(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "components")) >= 1);
+    /* score games have no independent components; impartial ones list them */
+    ck_assert(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "components")) >= (scored ? 0 : 1));
+    if (scored)
+        ck_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "value")));
     cJSON_Delete(root);
 }
 END_TEST

@@ -119,6 +119,29 @@ START_TEST(test_against_naive)
 }
 END_TEST
 
+/* ---- groups of heaps: needs that end a group anywhere ---- */
+
+/* The solver computes heaps in groups of eight from heap 64 on and picks
+ * its mask at powers of two; needs ending anywhere in a group, or right at
+ * a mask check, give the definition's values. */
+START_TEST(test_needs_at_group_edges)
+{
+    static const uint64_t needs[] = { 62,  63,  64,  65,  70,   71,   72,   73,   127,  128,
+                                      129, 255, 256, 257, 1000, 4094, 4095, 4096, 4097, 4999 };
+    uint16_t *g = naive_values(5000);
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        gr_seq s = solve_ok(needs[i]);
+        for (uint64_t n = 0; n <= needs[i]; n++)
+            if (s.values[n] != g[n])
+                ck_abort_msg("need %llu, g(%llu): engine %u, naive %u",
+                             (unsigned long long)needs[i], (unsigned long long)n, s.values[n],
+                             g[n]);
+        gr_seq_free(&s);
+    }
+    free(g);
+}
+END_TEST
+
 /* ---- far values: the samples file ---- */
 
 /* Opens the samples: $GRUNDY_TEST_DATA (the file, or a directory holding
@@ -391,6 +414,34 @@ START_TEST(test_budget)
 }
 END_TEST
 
+/* Any budget: GR_OK with the right values, or GR_ELIMIT with nothing and
+ * the budget emptied; once a budget suffices, every larger one does. */
+START_TEST(test_budget_sweep)
+{
+    enum { NEED = 3000 };
+    uint16_t *g = naive_values(NEED + 1);
+    bool enough = false;
+    for (uint64_t steps = 1; steps < 100000000u; steps = steps * 5 / 4 + 1) {
+        gr_budget b = gr_budget_make(steps);
+        gr_seq s;
+        gr_status st = gr_grundys_solve(NEED, &b, &s);
+        if (st == GR_ELIMIT) {
+            REQUIRE(!enough);
+            REQUIRE(s.values == NULL && s.count == 0);
+            REQUIRE_EQ(b.left, 0);
+            continue;
+        }
+        REQUIRE_EQ(st, GR_OK);
+        enough = true;
+        REQUIRE_EQ(s.count, NEED + 1);
+        REQUIRE(memcmp(s.values, g, (NEED + 1) * sizeof *g) == 0);
+        gr_seq_free(&s);
+    }
+    REQUIRE(enough);
+    free(g);
+}
+END_TEST
+
 static Suite *grundys_suite(void)
 {
     Suite *suite = suite_create("grundys");
@@ -400,6 +451,7 @@ static Suite *grundys_suite(void)
                         (int)(sizeof first_values / sizeof first_values[0]));
     tcase_add_test(tc, test_tiny_needs);
     tcase_add_test(tc, test_against_naive);
+    tcase_add_test(tc, test_needs_at_group_edges);
     tcase_add_test(tc, test_far_values);
     suite_add_tcase(suite, tc);
 
@@ -412,6 +464,7 @@ static Suite *grundys_suite(void)
     TCase *limits = tcase_create("limits");
     tcase_set_timeout(limits, 60);
     tcase_add_test(limits, test_budget);
+    tcase_add_test(limits, test_budget_sweep);
     suite_add_tcase(suite, limits);
     return suite;
 }

@@ -222,6 +222,220 @@ START_TEST(test_all_three_digit_codes)
 }
 END_TEST
 
+/* ---- twin of the period scan: the certificate checked after every value ---- */
+
+/* The solver checks the certificate only at checkpoints and then cuts the
+ * count back; this is the plain method it replaced, kept as the reference:
+ * after each value, first_ok[p] = 1 + the last i with g(i) != g(i + p)
+ * (0 when none), the least certified p (3p <= count), reduced to the least
+ * d | p with first_ok[d] <= first_ok[p]. Runs over g[0 .. max_values) and
+ * reports the first count at which a period is certified. */
+typedef struct reference_period {
+    bool periodic;
+    uint64_t count, preperiod, period;
+} reference_period;
+
+static reference_period reference_certificate(const uint16_t *g, uint64_t max_values, unsigned t)
+{
+    reference_period r = { false, max_values, 0, 0 };
+    uint64_t *first_ok = calloc(max_values + 1, sizeof *first_ok);
+    REQUIRE(first_ok != NULL);
+    for (uint64_t n = 0; n < max_values && !r.periodic; n++) {
+        uint64_t count = n + 1;
+        first_ok[n] = 0;
+        for (uint64_t p = 1; p < n; p++)
+            if (g[n - p] != g[n])
+                first_ok[p] = n - p + 1;
+        if (n >= 1 && g[0] != g[n])
+            first_ok[n] = 1;
+        for (uint64_t p = 1; 3 * p <= count; p++) {
+            uint64_t s = first_ok[p], span = count - p;
+            if (span < 2 * s + 2 * p + t - 1 || span < p + t + 1)
+                continue;
+            uint64_t d = 1;
+            while (p % d != 0 || first_ok[d] > s)
+                d++;
+            r = (reference_period){ true, count, s, d };
+            break;
+        }
+    }
+    free(first_ok);
+    return r;
+}
+
+/* Solves text with max_values and compares everything with the twins:
+ * values with the naive mex (through the period when there is one) below
+ * `upto`, and periodic / count / preperiod / period with the reference
+ * scan over the naive values. */
+static void check_code_against_twins(const char *text, uint64_t max_values, uint64_t upto)
+{
+    unsigned digit[9], t = read_digits(text, digit);
+    uint64_t top = upto > max_values ? upto : max_values;
+    uint16_t *g = naive_values(text, top);
+    gr_seq s = solve_code(text, 0, max_values, GR_OK);
+    uint64_t check = s.periodic ? upto : s.count;
+    check_against_naive(&s, g, check, text);
+    reference_period r = reference_certificate(g, max_values, t);
+    if (s.periodic != r.periodic || s.count != r.count || s.preperiod != r.preperiod ||
+        s.period != r.period)
+        ck_abort_msg("%s: solver %d count %llu (%llu, %llu); reference %d count %llu (%llu, %llu)",
+                     text, s.periodic, (unsigned long long)s.count,
+                     (unsigned long long)s.preperiod, (unsigned long long)s.period, r.periodic,
+                     (unsigned long long)r.count, (unsigned long long)r.preperiod,
+                     (unsigned long long)r.period);
+    uint16_t mx = 0;
+    for (uint64_t n = 0; n < s.count; n++)
+        mx = g[n] > mx ? g[n] : mx;
+    REQUIRE_EQ(s.max_value, mx);
+    free(g);
+    gr_seq_free(&s);
+}
+
+#define TWIN_TOP 3000u
+
+/* Every code with up to three digits: values to 3000 against the naive
+ * mex, periods against the reference scan. Slice _i of the 511 codes. */
+START_TEST(test_all_codes_against_twins)
+{
+    for (unsigned index = 1 + 64 * (unsigned)_i; index < 64 * (unsigned)(_i + 1) + 1 && index < 512;
+         index++) {
+        char text[8];
+        code_text(index, text);
+        check_code_against_twins(text, TWIN_TOP, TWIN_TOP);
+    }
+}
+END_TEST
+
+/* Codes of four to eight digits (a fixed pseudo-random choice), with
+ * max_values that are not round numbers. */
+START_TEST(test_long_codes_against_twins)
+{
+    uint32_t x = 12345u + 1000u * (uint32_t)_i;
+    for (unsigned i = 0; i < 16; i++) {
+        char text[16] = "0.";
+        x = x * 1103515245u + 12345u;
+        unsigned nd = 4 + (x >> 16) % 5;
+        for (unsigned k = 0; k < nd; k++) {
+            x = x * 1103515245u + 12345u;
+            text[2 + k] = (char)('0' + (x >> 16) % 8);
+        }
+        text[2 + nd] = '\0';
+        gr_octal_code code;
+        if (gr_octal_parse(text, &code) != GR_OK)
+            continue; /* all zero */
+        x = x * 1103515245u + 12345u;
+        check_code_against_twins(text, 700 + (x >> 16) % 1500, 2500);
+    }
+}
+END_TEST
+
+/* Any budget: GR_OK with right values (and, when periodic, the period of
+ * an unlimited run) or GR_ELIMIT with nothing; never anything else. */
+static const char *budget_codes[] = { "0.77", "0.007", "0.137", "0.4", "0.014", "0.156", "0.16" };
+
+START_TEST(test_budget_sweep)
+{
+    const char *text = budget_codes[_i];
+    gr_octal_code code;
+    REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
+    gr_seq full = solve_code(text, 0, TWIN_TOP, GR_OK);
+    uint16_t *g = naive_values(text, TWIN_TOP);
+    for (uint64_t steps = 1; steps < 100000000u; steps = steps * 3 + steps / 2) {
+        for (uint64_t need = 0; need <= 200; need += 100) {
+            gr_budget b = gr_budget_make(steps);
+            gr_seq s;
+            gr_status st = gr_octal_solve(&code, need, TWIN_TOP, &b, &s);
+            if (st == GR_ELIMIT) {
+                REQUIRE(s.values == NULL && s.count == 0 && !s.periodic);
+                REQUIRE_EQ(b.left, 0);
+                continue;
+            }
+            REQUIRE_EQ(st, GR_OK);
+            REQUIRE(s.periodic || s.count > need);
+            check_against_naive(&s, g, s.count, text);
+            if (s.periodic) {
+                REQUIRE(full.periodic);
+                REQUIRE_EQ(s.preperiod, full.preperiod);
+                REQUIRE_EQ(s.period, full.period);
+                REQUIRE_EQ(s.count, full.count);
+            }
+            gr_seq_free(&s);
+        }
+    }
+    free(g);
+    gr_seq_free(&full);
+}
+END_TEST
+
+/* The budget: each value costs one step per option plus count + 1, paid
+ * before it is computed, and nothing else; the count reported (cut back to
+ * the first certificate) is what was paid for. The same budget one step
+ * short of a value stops before it. */
+static uint64_t plain_cost(const char *text, uint64_t count)
+{
+    unsigned digit[9], t = read_digits(text, digit);
+    uint64_t total = 0;
+    for (uint64_t n = 0; n < count; n++) {
+        total += t + n + 1;
+        for (unsigned k = 1; k <= t; k++)
+            if ((digit[k] & 4) && n >= k + 2)
+                total += (n - k) / 2;
+    }
+    return total;
+}
+
+START_TEST(test_budget_accounting)
+{
+    const char *text = budget_codes[_i];
+    gr_octal_code code;
+    REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
+    gr_budget b = gr_budget_make(BIG_BUDGET);
+    gr_seq s;
+    REQUIRE_EQ(gr_octal_solve(&code, 0, TWIN_TOP, &b, &s), GR_OK);
+    uint64_t spent = plain_cost(text, s.count);
+    REQUIRE_EQ(BIG_BUDGET - b.left, spent);
+    bool periodic = s.periodic;
+    uint64_t count = s.count;
+    gr_seq_free(&s);
+    /* Exactly enough: the same answer, nothing left. */
+    b = gr_budget_make(spent);
+    REQUIRE_EQ(gr_octal_solve(&code, 0, TWIN_TOP, &b, &s), GR_OK);
+    REQUIRE_EQ(b.left, 0);
+    REQUIRE_EQ(s.count, count);
+    REQUIRE_EQ(s.periodic, periodic);
+    gr_seq_free(&s);
+    /* One step short: the last value is not paid for. */
+    if (count >= 2) {
+        b = gr_budget_make(spent - 1);
+        REQUIRE_EQ(gr_octal_solve(&code, count - 1, TWIN_TOP, &b, &s), GR_ELIMIT);
+        REQUIRE_EQ(b.left, 0);
+        b = gr_budget_make(spent - 1);
+        REQUIRE_EQ(gr_octal_solve(&code, count - 2, TWIN_TOP, &b, &s), GR_OK);
+        REQUIRE(!s.periodic);
+        REQUIRE_EQ(s.count, count - 1);
+        gr_seq_free(&s);
+    }
+}
+END_TEST
+
+/* Past the rare/common switch (256 values and more): a code solved that
+ * way for thousands of values, against the naive mex, with max_values
+ * reached. */
+START_TEST(test_sparse_values_far)
+{
+    static const char *codes[] = { "0.014", "0.015", "0.156", "0.54", "0.341" };
+    const char *text = codes[_i];
+    enum { FAR = 9000 };
+    uint16_t *g = naive_values(text, FAR);
+    gr_seq s = solve_code(text, FAR - 1, FAR, GR_OK);
+    check_against_naive(&s, g, s.periodic ? FAR : s.count, text);
+    if (!s.periodic)
+        REQUIRE_EQ(s.count, FAR);
+    free(g);
+    gr_seq_free(&s);
+}
+END_TEST
+
 /* ---- the game-tree search of heap multisets ---- */
 
 #define MAXH 40u
@@ -332,8 +546,9 @@ static bool search_win(searcher *sr, const position *p)
 static position make_position(const unsigned *heaps, unsigned count)
 {
     position p = { 0, { 0 } };
-    uint64_t parts[3];
+    uint64_t parts[4]; /* up to four heaps: two others and the two parts of a split */
     unsigned np = 0;
+    REQUIRE(count <= 4);
     for (unsigned i = 0; i < count; i++)
         if (heaps[i] > 0)
             parts[np++] = heaps[i];
@@ -567,6 +782,17 @@ static Suite *octal_suite(void)
     tcase_add_loop_test(tc, test_known_periods, 0, (int)(sizeof known / sizeof known[0]));
     tcase_add_loop_test(tc, test_all_three_digit_codes, 0, 8);
     suite_add_tcase(suite, tc);
+
+    TCase *twins = tcase_create("twins");
+    tcase_set_timeout(twins, 120);
+    tcase_add_loop_test(twins, test_all_codes_against_twins, 0, 8);
+    tcase_add_loop_test(twins, test_long_codes_against_twins, 0, 4);
+    tcase_add_loop_test(twins, test_sparse_values_far, 0, 5);
+    tcase_add_loop_test(twins, test_budget_sweep, 0,
+                        (int)(sizeof budget_codes / sizeof budget_codes[0]));
+    tcase_add_loop_test(twins, test_budget_accounting, 0,
+                        (int)(sizeof budget_codes / sizeof budget_codes[0]));
+    suite_add_tcase(suite, twins);
 
     TCase *moves = tcase_create("moves");
     tcase_set_timeout(moves, 60);

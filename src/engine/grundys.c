@@ -31,10 +31,11 @@
  * - The split scan visits blocks of SCAN_BLOCK consecutive splits whose
  *   starts lie SCAN_SPAN apart (neighbouring splits give correlated values,
  *   so spreading the blocks finds the wanted values in fewer steps). While
- *   many values are wanted it marks a block's options and then drops the
- *   marked values from the wanted list; once at most FEW_WANTED are left it
- *   only compares a block's values with them (SSE2 when available) and
- *   marks the rare block that has one.
+ *   many values are wanted it marks the blocks' options and drops the
+ *   marked values from the wanted list whenever the splits marked since the
+ *   last time outnumber them; once at most FEW_WANTED are left it only
+ *   compares a block's values with them (SSE2 when available) and marks the
+ *   rare block that has one.
  * - The budget is spent per group for the shared pass, per heap for the
  *   rest of its rare splits, and per SCAN_CHUNK splits of a scan.
  *
@@ -346,6 +347,7 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
     bool few = false;       /* fw holds the (at most FEW_WANTED) values still wanted */
     few_values fw;
     few_values_set(&fw, want, 1);
+    unsigned since = 0; /* splits marked since the wanted list was last pruned */
     for (uint64_t o = 0; o < span; o += SCAN_BLOCK) {
         for (uint64_t s = 1 + o; s <= last; s += span) {
             unsigned len = last - s + 1 < SCAN_BLOCK ? (unsigned)(last - s + 1) : SCAN_BLOCK;
@@ -361,6 +363,12 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
             if (few && len == SCAN_BLOCK && !block_hits(&fw, lo, hi))
                 continue;
             mark_block(mark, lo, hi, len, stamp);
+            /* With many wanted, drop the values found only once the splits
+             * marked since the last time outnumber them. */
+            since += len;
+            if (since < *nwant && !few)
+                continue;
+            since = 0;
             unsigned m = *nwant, kept = 0;
             for (unsigned k = 0; k < m; k++) {
                 uint16_t w = want[k];
@@ -376,6 +384,13 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
             }
         }
     }
+    unsigned m = *nwant, kept = 0; /* the last blocks may not have been looked at */
+    for (unsigned k = 0; k < m; k++) {
+        uint16_t w = want[k];
+        want[kept] = w;
+        kept += mark[(size_t)w * LANES] != stamp;
+    }
+    *nwant = kept;
     return GR_OK;
 }
 
