@@ -363,14 +363,15 @@ static void canonicalize(const search *s, uint64_t me, uint64_t opp, canon *c)
     }
 }
 
-/* Table size: a power of two, at most 2^TT_MAX_LOG, and no more than
- * 3^empty (a bound on the positions below the root). It does not depend on
- * the budget, so neither does the number of steps a solve takes. */
+/* Table size: a power of two, at most 2^TT_MAX_LOG, and about 3^empty / 8
+ * (3^empty bounds the positions below the root; far fewer are searched).
+ * It does not depend on the budget, so neither does a solve's step count. */
 static unsigned tt_log(unsigned empty)
 {
     uint64_t cap = 1;
-    for (unsigned i = 0; i < empty && cap < ((uint64_t)1 << TT_MAX_LOG); i++)
+    for (unsigned i = 0; i < empty && cap < ((uint64_t)8 << TT_MAX_LOG); i++)
         cap *= 3;
+    cap /= 8;
     unsigned lg = TT_MIN_LOG;
     while (lg < TT_MAX_LOG && ((uint64_t)1 << lg) < cap)
         lg++;
@@ -470,16 +471,17 @@ static bool node_settled(const node *n, int *score, int *move)
 }
 
 /* Ordering weight of each empty cell: lines still open for a player count
- * more the more of that player's marks they hold. */
+ * more the more of that player's marks they hold (capped so that the sum
+ * over at most 4 * 64 lines fits 32 bits). */
 static void cell_weights(const geom *m, const node *n, uint32_t *w)
 {
     for (unsigned i = 0; i < m->nlines; i++) {
         uint64_t l = m->line[i], a = l & n->me, b = l & n->opp;
         uint32_t add = 0;
         if (b == 0)
-            add += 3u << (2 * (popcount(a) < 12 ? popcount(a) : 12));
+            add += 3u << (2 * (popcount(a) < 8 ? popcount(a) : 8));
         if (a == 0)
-            add += 2u << (2 * (popcount(b) < 12 ? popcount(b) : 12));
+            add += 2u << (2 * (popcount(b) < 8 ? popcount(b) : 8));
         for (uint64_t e = l & n->empty; e != 0; e &= e - 1)
             w[lowest(e)] += add;
     }
@@ -524,6 +526,17 @@ static unsigned order_moves(const search *s, const node *n, uint64_t moves,
 
 static int negamax(search *s, uint64_t me, uint64_t opp, int alpha, int beta, int *best);
 
+/* History heuristic: a move that caused a cutoff with `empty` cells left
+ * gains empty^2; all entries halve before one would pass 2^30. */
+static void history_bump(search *s, unsigned cell, unsigned empty)
+{
+    if (s->history[cell] >= (1u << 30)) {
+        for (unsigned i = 0; i < GR_MNK_MAX_CELLS; i++)
+            s->history[i] /= 2;
+    }
+    s->history[cell] += empty * empty;
+}
+
 /* The table's verdict for a non-root node: true with *score when a stored
  * bound settles the window. Sets *tt_move (current frame) either way. */
 static bool tt_probe(const search *s, const canon *c, int alpha, int beta, bool root,
@@ -560,7 +573,7 @@ static int search_moves(search *s, const node *n, const uint8_t *list, unsigned 
         if (sc > alpha)
             alpha = sc;
         if (alpha >= beta) {
-            s->history[c] += n->nempty * n->nempty;
+            history_bump(s, c, n->nempty);
             break;
         }
     }
@@ -601,10 +614,11 @@ static int search_node(search *s, const node *n, uint64_t moves, int alpha, int 
 
 /* Negamax value of a non-final position (mover's cells `me`), in the
  * fail-soft sense for the window (alpha, beta). best, when non-NULL (the
- * root), receives a move with that score. */
+ * root), receives a move with that score. A node costs one step per line
+ * of the board: the line scan is its inner loop. */
 static int negamax(search *s, uint64_t me, uint64_t opp, int alpha, int beta, int *best)
 {
-    if (!gr_budget_spend(s->b, 1)) {
+    if (!gr_budget_spend(s->b, s->m.nlines)) {
         s->aborted = true;
         return 0;
     }
@@ -649,6 +663,30 @@ static void finished(const gr_mnk_position *pos, gr_mnk_result *res)
     res->plies = 0;
 }
 
+/* Tables for a search of a position with `empty` empty cells; on failure
+ * whatever was allocated is left for search_free. */
+static gr_status search_setup(search *s, unsigned empty, gr_budget *b)
+{
+    build_perms(s);
+    if (build_symtab(s) != GR_OK)
+        return GR_ENOMEM;
+    size_t entries = (size_t)1 << tt_log(empty);
+    s->tt = calloc(entries, sizeof *s->tt);
+    if (s->tt == NULL)
+        return GR_ENOMEM;
+    s->tt_mask = entries - 1;
+    s->b = b;
+    return GR_OK;
+}
+
+static void search_free(search *s)
+{
+    free(s->tt);
+    free(s->symtab);
+    free(s);
+}
+
+/* Contract (mnk.h): *res is written only on GR_OK. */
 gr_status gr_mnk_solve(const gr_mnk *g, const gr_mnk_position *pos, gr_budget *b,
                        gr_mnk_result *res)
 {
@@ -662,19 +700,9 @@ gr_status gr_mnk_solve(const gr_mnk *g, const gr_mnk_position *pos, gr_budget *b
     gr_status st = classify(&s->m, pos->x, pos->o, &p, NULL);
     if (st == GR_OK && p.over)
         finished(&p, res);
-    if (st != GR_OK || p.over) {
-        free(s);
-        return st;
-    }
-    build_perms(s);
-    st = build_symtab(s);
-    size_t entries = (size_t)1 << tt_log(p.empty);
-    s->tt = st == GR_OK ? calloc(entries, sizeof *s->tt) : NULL;
-    if (st == GR_OK && s->tt == NULL)
-        st = GR_ENOMEM;
-    if (st == GR_OK) {
-        s->tt_mask = entries - 1;
-        s->b = b;
+    if (st == GR_OK && !p.over)
+        st = search_setup(s, p.empty, b);
+    if (st == GR_OK && !p.over) {
         uint64_t me = p.to_move == GR_MNK_X ? p.x : p.o;
         gr_mnk_result r;
         solve_root(s, me, p.x ^ p.o ^ me, p.empty, &r);
@@ -682,8 +710,6 @@ gr_status gr_mnk_solve(const gr_mnk *g, const gr_mnk_position *pos, gr_budget *b
         if (st == GR_OK)
             *res = r;
     }
-    free(s->tt);
-    free(s->symtab);
-    free(s);
+    search_free(s);
     return st;
 }
