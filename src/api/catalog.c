@@ -15,6 +15,9 @@ static cJSON *section_json(const gr_table_info *info)
     if (info->kind[0] == 'f') {
         gr_json_add_u64(s, "members", info->count);
         gr_json_add_u64(s, "values", info->param);
+    } else if (info->kind[0] == 'b') {
+        gr_json_add_u64(s, "bits", info->count);
+        gr_json_add_u64(s, "set", info->param);
     } else if (info->kind[0] == 'g') {
         gr_json_add_u64(s, "rows", info->param);
         gr_json_add_u64(s, "cols", info->count / info->param);
@@ -31,7 +34,7 @@ static cJSON *section_json(const gr_table_info *info)
             cJSON_AddNullToObject(s, "period");
         }
     }
-    if (info->kind[0] != 'f')
+    if (info->kind[0] == 's' || info->kind[0] == 'g')
         gr_json_add_u64(s, "max_value", info->max_value);
     cJSON_AddStringToObject(s, "checksum", sum);
     gr_json_add_u64(s, "bytes", info->bytes);

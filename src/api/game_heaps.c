@@ -124,6 +124,9 @@ int gr_analyze_subtraction(gr_query *q)
     uint64_t *moves = NULL, *piles = NULL;
     size_t nmoves, npiles;
     int rc = -1;
+    const cJSON *rule = gr_q_get(q, "moves");
+    if (cJSON_IsObject(rule))
+        return gr_analyze_subtraction_rule(q, rule);
     if (gr_q_u64_list(q, "moves", q->limits->max_moves, false, &moves, &nmoves) ||
         check_moves(q, moves, nmoves) ||
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))

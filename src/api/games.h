@@ -23,6 +23,7 @@ const gr_game *gr_game_find(const char *name);
 
 int gr_analyze_nim(gr_query *q);
 int gr_analyze_subtraction(gr_query *q);
+int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves); /* moves = {"rule": ...} */
 int gr_analyze_staircase(gr_query *q);
 int gr_analyze_wythoff(gr_query *q);
 int gr_analyze_fibonacci(gr_query *q);

@@ -10,6 +10,7 @@
 
 #include "grundy/divisor.h"
 #include "grundy/octal.h"
+#include "grundy/rules.h"
 #include "grundy/subtraction.h"
 #include "grundy/wythoff.h"
 #include "tables/tables.h"
@@ -169,6 +170,27 @@ static int build_divisor(gr_tf_writer *w, uint64_t n)
     return rc;
 }
 
+/* Subtraction games whose set is a rule (squares, powers of two, primes):
+ * Grundy values to rule_grundy[r], and win/loss to rule_outcome[r]. */
+static int build_rule(gr_tf_writer *w, const gr_build_options *o, gr_rule r)
+{
+    char name[GR_TF_NAME_LEN];
+    gr_budget b = gr_budget_make(UNBOUNDED);
+    gr_seq g;
+    if (gr_rule_grundy(r, o->rule_grundy[r], &b, &g) != GR_OK)
+        return -1;
+    snprintf(name, sizeof name, GR_TN_RULE_PREFIX "%s:grundy", gr_rule_name(r));
+    int rc = gr_tf_add_sequence(w, name, &g);
+    gr_seq_free(&g);
+    gr_outcome_bits bits;
+    if (rc || gr_rule_outcomes(r, o->rule_outcome[r], &b, &bits) != GR_OK)
+        return -1;
+    snprintf(name, sizeof name, GR_TN_RULE_PREFIX "%s:outcome", gr_rule_name(r));
+    rc = gr_tf_add_bitset(w, name, bits.words, bits.count);
+    gr_outcome_bits_free(&bits);
+    return rc;
+}
+
 /* Grundy's game runs on its own thread: it is the longest part. */
 typedef struct grundys_job {
     uint64_t values;
@@ -202,6 +224,11 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, const struct
     if ((*failed = "divisor-game values"), build_divisor(w, o->divisor_max))
         return -1;
     progress(o, t0, "divisor-game values");
+    for (int r = 0; r < GR_RULE_COUNT; r++) {
+        if ((*failed = "rule-defined subtraction sets"), build_rule(w, o, (gr_rule)r))
+            return -1;
+        progress(o, t0, gr_rule_name((gr_rule)r));
+    }
     return 0;
 }
 
@@ -211,6 +238,13 @@ void gr_build_options_default(gr_build_options *o)
     o->octal_values = UINT64_C(1) << 16;
     o->wythoff_size = 1024;
     o->divisor_max = 1000000;
+    /* Grundy values cost n * |S <= n| steps; win/loss P-positions * |S|. */
+    o->rule_grundy[GR_RULE_SQUARES] = UINT64_C(1) << 20;
+    o->rule_grundy[GR_RULE_POWERS_OF_TWO] = UINT64_C(1) << 20;
+    o->rule_grundy[GR_RULE_PRIMES] = UINT64_C(1) << 17;
+    o->rule_outcome[GR_RULE_SQUARES] = UINT64_C(1) << 24;
+    o->rule_outcome[GR_RULE_POWERS_OF_TWO] = UINT64_C(1) << 24;
+    o->rule_outcome[GR_RULE_PRIMES] = UINT64_C(1) << 20; /* P-positions are dense: quadratic */
     o->progress = NULL;
 }
 

@@ -11,6 +11,9 @@ typedef struct gr_build_options {
     uint64_t octal_values;   /* values per octal game without a certificate; default 2^16 */
     uint64_t wythoff_size;   /* Wythoff values for both piles below this; default 1024 */
     uint64_t divisor_max;    /* divisor-game values up to this n; default 10^6 */
+    uint64_t rule_grundy[3]; /* Grundy values of the rule-defined sets up to these n
+                              * (squares, powers_of_two, primes) */
+    uint64_t rule_outcome[3];/* win/loss of the rule-defined sets up to these n */
     FILE *progress;          /* one line per finished part, or NULL */
 } gr_build_options;
 

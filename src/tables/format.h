@@ -28,6 +28,7 @@ enum {
     GR_TF_SEQUENCE = 1, /* one heap game: uint16 values g(0 .. count) */
     GR_TF_FAMILY = 2,   /* many heap games: gr_tf_member index, then uint16 values */
     GR_TF_GRID = 3,     /* uint16 values of a two-pile game, rows x cols, row-major */
+    GR_TF_BITSET = 4,   /* one bit per n < count in uint64 words, bit n % 64 of word n / 64 */
 };
 
 /* Entry flags. */
@@ -55,7 +56,8 @@ typedef struct gr_tf_entry {
     uint64_t checksum;           /* of the section's bytes */
     /* facts: SEQUENCE: count values, period facts, largest value.
      * FAMILY: count = members; param = values stored in total.
-     * GRID: count = rows * cols; param = rows (cols = count / rows). */
+     * GRID: count = rows * cols; param = rows (cols = count / rows).
+     * BITSET: count = bits; param = bits set; bits past count are 0. */
     uint64_t count;
     uint64_t preperiod;
     uint64_t period;

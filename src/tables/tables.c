@@ -128,6 +128,22 @@ static int check_grid(const gr_tf_entry *e, const unsigned char *data, char *why
     return 0;
 }
 
+static int check_bitset(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
+{
+    uint64_t words = e->count / 64 + (e->count % 64 != 0);
+    if (e->count == 0 || words > e->length / 8 || e->length != words * 8 || e->flags != 0 ||
+        e->preperiod != 0 || e->period != 0 || e->max_value > 1)
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    const uint64_t *w = (const uint64_t *)data;
+    uint64_t ones = 0;
+    for (uint64_t i = 0; i < words; i++)
+        ones += (uint64_t)__builtin_popcountll(w[i]);
+    uint64_t tail = e->count % 64 ? w[words - 1] >> (e->count % 64) : 0;
+    if (ones != e->param || tail != 0)
+        return fault(why, n, "corrupted: section %s has wrong bits", e->name);
+    return 0;
+}
+
 static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry *e,
                        const gr_tf_entry *prev, char *why, size_t n)
 {
@@ -146,6 +162,7 @@ static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry
     case GR_TF_SEQUENCE: return check_sequence(e, data, why, n);
     case GR_TF_FAMILY: return check_family(e, data, why, n);
     case GR_TF_GRID: return check_grid(e, data, why, n);
+    case GR_TF_BITSET: return check_bitset(e, data, why, n);
     default: return fault(why, n, "corrupted: section %s has unknown kind %u", e->name, e->kind);
     }
 }
@@ -249,10 +266,10 @@ size_t gr_tables_count(const gr_tables *t) { return t->nentries; }
 
 void gr_tables_info(const gr_tables *t, size_t i, gr_table_info *info)
 {
-    static const char *const kinds[] = { "unknown", "sequence", "family", "grid" };
+    static const char *const kinds[] = { "unknown", "sequence", "family", "grid", "bitset" };
     const gr_tf_entry *e = &t->entries[i];
     *info = (gr_table_info){
-        .name = e->name, .kind = kinds[e->kind <= GR_TF_GRID ? e->kind : 0], .count = e->count,
+        .name = e->name, .kind = kinds[e->kind <= GR_TF_BITSET ? e->kind : 0], .count = e->count,
         .periodic = (e->flags & GR_TF_PERIODIC) != 0, .preperiod = e->preperiod, .period = e->period,
         .max_value = e->max_value, .checksum = e->checksum, .bytes = e->length, .param = e->param,
     };
@@ -324,4 +341,20 @@ bool gr_tables_grid(const gr_tables *t, const char *name, uint64_t r, uint64_t c
         return false;
     *v = ((const uint16_t *)(t->base + e->offset))[r * cols + c];
     return true;
+}
+
+bool gr_tables_bit(const gr_tables *t, const char *name, uint64_t n, bool *bit)
+{
+    const gr_tf_entry *e = find(t, name, GR_TF_BITSET);
+    if (!e || n >= e->count)
+        return false;
+    const uint64_t *w = (const uint64_t *)(t->base + e->offset);
+    *bit = (w[n / 64] >> (n % 64)) & 1;
+    return true;
+}
+
+uint64_t gr_tables_bits(const gr_tables *t, const char *name)
+{
+    const gr_tf_entry *e = find(t, name, GR_TF_BITSET);
+    return e ? e->count : 0;
 }

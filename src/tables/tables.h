@@ -18,6 +18,7 @@
 #define GR_TN_OCTAL_PREFIX "octal:"
 #define GR_TN_SUBTRACTION_FAMILY "subtraction:1-12"
 #define GR_TN_SUBTRACTION_MAX 12u /* largest move of the sets in the family */
+#define GR_TN_RULE_PREFIX "subtraction:"      /* + rule name + ":grundy" or ":outcome" */
 
 typedef struct gr_tables gr_tables;
 
@@ -50,6 +51,12 @@ bool gr_tables_sequence(const gr_tables *t, const char *name, gr_seq *view);
 
 /* Member `key` of a FAMILY section as a borrowed gr_seq. */
 bool gr_tables_member(const gr_tables *t, const char *family, uint64_t key, gr_seq *view);
+
+/* Bit n of a BITSET section; false when there is none or n is past it. */
+bool gr_tables_bit(const gr_tables *t, const char *name, uint64_t n, bool *bit);
+
+/* Number of bits in a BITSET section (0 when there is none). */
+uint64_t gr_tables_bits(const gr_tables *t, const char *name);
 
 /* Value at (r, c) of a GRID section; false when outside it. */
 bool gr_tables_grid(const gr_tables *t, const char *name, uint64_t r, uint64_t c, uint16_t *v);

@@ -98,6 +98,20 @@ int gr_tf_add_grid(gr_tf_writer *w, const char *name, uint64_t rows, uint64_t co
     return 0;
 }
 
+int gr_tf_add_bitset(gr_tf_writer *w, const char *name, const uint64_t *bits, uint64_t nbits)
+{
+    uint64_t words = nbits / 64 + (nbits % 64 != 0), ones = 0;
+    pending *p = add(w, name, GR_TF_BITSET, bits, words * sizeof *bits);
+    if (!p)
+        return -1;
+    for (uint64_t i = 0; i < words; i++)
+        ones += (uint64_t)__builtin_popcountll(bits[i]);
+    p->entry.count = nbits;
+    p->entry.param = ones;
+    p->entry.max_value = ones ? 1 : 0;
+    return 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const pending *)a)->entry.name, ((const pending *)b)->entry.name);

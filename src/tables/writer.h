@@ -26,6 +26,10 @@ int gr_tf_add_family(gr_tf_writer *w, const char *name, const gr_tf_member *memb
 int gr_tf_add_grid(gr_tf_writer *w, const char *name, uint64_t rows, uint64_t cols,
                    const uint16_t *values);
 
+/* bits[0 .. ceil(nbits / 64)): bit n % 64 of word n / 64; bits past nbits
+ * must be 0. */
+int gr_tf_add_bitset(gr_tf_writer *w, const char *name, const uint64_t *bits, uint64_t nbits);
+
 /* Lays out, checksums and writes the file atomically. On failure returns -1
  * with a sentence in why[0 .. n). */
 int gr_tf_write(gr_tf_writer *w, const char *path, char *why, size_t n);

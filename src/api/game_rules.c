@@ -1,0 +1,179 @@
+/* Subtraction games whose moves are a rule: "squares", "powers_of_two",
+ * "primes". The sets are infinite, so values come from the table file's
+ * precomputed Grundy values and win/loss bits, up to their documented
+ * bounds, or are computed on demand to the same on-demand bounds. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/rules.h"
+#include "tables/format.h"
+#include "tables/tables.h"
+
+/* Without a table file: computed per query within the budget. */
+#define ON_DEMAND_GRUNDY UINT64_C(16384)
+#define ON_DEMAND_OUTCOME UINT64_C(1) << 20
+
+typedef struct rule_ctx {
+    gr_rule rule;
+    gr_seq grundy;          /* g(0 .. grundy.count); owned when computed */
+    gr_outcome_bits outcome; /* computed win/loss, when no table has them */
+    const gr_tables *tables;
+    char outcome_name[GR_TF_NAME_LEN];
+    gr_budget *budget;
+} rule_ctx;
+
+static int read_rule(gr_query *q, const cJSON *moves, gr_rule *rule)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(moves, "rule");
+    if (r && cJSON_IsString(r) && gr_rule_parse(r->valuestring, rule) == GR_OK)
+        return 0;
+    return gr_fail(q->err, 422, "invalid_field", "moves.rule",
+                   "\"moves\" must be an array of positive integers or {\"rule\": R} with R one of "
+                   "\"squares\", \"powers_of_two\", \"primes\"");
+}
+
+static void load_grundy(gr_query *q, rule_ctx *c, uint64_t need)
+{
+    char name[GR_TF_NAME_LEN];
+    snprintf(name, sizeof name, GR_TN_RULE_PREFIX "%s:grundy", gr_rule_name(c->rule));
+    if (q->tables && gr_tables_sequence(q->tables, name, &c->grundy))
+        return;
+    if (need < ON_DEMAND_GRUNDY && gr_rule_grundy(c->rule, need, &q->budget, &c->grundy) != GR_OK)
+        memset(&c->grundy, 0, sizeof c->grundy);
+}
+
+static gr_status rule_value(const void *ctx, uint64_t n, uint64_t *g)
+{
+    uint16_t v;
+    gr_status s = gr_seq_value(&((const rule_ctx *)ctx)->grundy, n, &v);
+    *g = v;
+    return s;
+}
+
+static gr_status rule_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    const rule_ctx *c = ctx;
+    uint64_t take;
+    gr_status s = gr_rule_move_grundy(c->rule, &c->grundy, n, (uint16_t)target, c->budget, &take);
+    if (s == GR_OK) {
+        mv->take = take;
+        mv->nparts = n > take ? 1 : 0;
+        mv->part[0] = n - take;
+    }
+    return s;
+}
+
+/* Win/loss of heap n from the table's bits or bits computed on demand. */
+static gr_status outcome_of(gr_query *q, rule_ctx *c, uint64_t n, bool *win)
+{
+    snprintf(c->outcome_name, sizeof c->outcome_name, GR_TN_RULE_PREFIX "%s:outcome",
+             gr_rule_name(c->rule));
+    if (q->tables && gr_tables_bit(q->tables, c->outcome_name, n, win))
+        return GR_OK;
+    if (q->tables && gr_tables_bits(q->tables, c->outcome_name))
+        return GR_EBOUND;
+    if (n >= ON_DEMAND_OUTCOME)
+        return GR_EBOUND;
+    gr_status s = gr_rule_outcomes(c->rule, n, &q->budget, &c->outcome);
+    return s == GR_OK ? gr_outcome_bits_get(&c->outcome, n, win) : s;
+}
+
+/* The winning move from heap n: to the least n - s that is a P-position. */
+static gr_status winning_take(gr_query *q, rule_ctx *c, uint64_t n, uint64_t *take)
+{
+    for (uint64_t s = 0; gr_rule_next(c->rule, s, &s) && s <= n;) {
+        bool win;
+        if (!gr_budget_spend(&q->budget, 1))
+            return GR_ELIMIT;
+        gr_status st = outcome_of(q, c, n - s, &win);
+        if (st != GR_OK)
+            return st;
+        if (!win) {
+            *take = s;
+            return GR_OK;
+        }
+    }
+    return GR_EINVAL;
+}
+
+static int beyond(gr_query *q, rule_ctx *c, uint64_t n, bool single)
+{
+    uint64_t bits = q->tables ? gr_tables_bits(q->tables, c->outcome_name) : ON_DEMAND_OUTCOME;
+    if (!single)
+        return gr_fail(q->err, 422, "beyond_bound", "piles",
+                       "a sum of several %s subtraction games needs Grundy values, known for heaps "
+                       "below %" PRIu64 "; heap %" PRIu64 " is past them", gr_rule_name(c->rule),
+                       c->grundy.count, n);
+    return gr_fail(q->err, 422, "beyond_bound", "piles",
+                   "the %s subtraction game is decided for heaps below %" PRIu64 "; heap %" PRIu64
+                   " is past that bound", gr_rule_name(c->rule), bits, n);
+}
+
+/* One heap past the Grundy values: win/loss and a winning move from the bits. */
+static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
+{
+    bool win;
+    gr_status s = outcome_of(q, c, piles[0], &win);
+    if (s == GR_EBOUND)
+        return beyond(q, c, piles[0], true);
+    if (s != GR_OK)
+        return gr_fail_engine(q->err, s, "piles[0]", "the outcome of this heap");
+    q->ans.winner = win ? "first" : "second";
+    if (gr_ans_components(q))
+        return -1;
+    cJSON *comp = gr_ans_component(q);
+    gr_json_add_u64(comp, "pile", 0);
+    gr_json_add_u64(comp, "size", piles[0]);
+    cJSON_AddNullToObject(comp, "grundy");
+    gr_text_add(&q->ans.explanation, "Subtraction game with S = the %s. Heap %" PRIu64 " is past the "
+                "precomputed Grundy values, so it is decided from the precomputed win/loss table: "
+                "it is %s.", gr_rule_name(c->rule), piles[0], win ? "a win for the player to move "
+                "(move to a losing heap)" : "a loss for the player to move");
+    if (!win)
+        return 0;
+    uint64_t take;
+    s = winning_take(q, c, piles[0], &take);
+    if (s != GR_OK)
+        return gr_fail_engine(q->err, s, "piles[0]", "finding the winning move");
+    gr_heap_move mv = { .take = take, .nparts = piles[0] > take ? 1 : 0, .part = { piles[0] - take, 0 } };
+    cJSON *move = gr_ans_move(q);
+    if (!move)
+        return -1;
+    gr_json_add_u64(move, "pile", 0);
+    gr_json_add_u64(move, "take", take);
+    gr_json_add_u64(move, "from", piles[0]);
+    gr_json_add_u64(move, "to", piles[0] - take);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Take %" PRIu64 " from pile 0 (%" PRIu64 " -> %" PRIu64 ").", take, piles[0],
+                piles[0] - take);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    return gr_next_piles(q, piles, 1, 0, &mv);
+}
+
+int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
+{
+    rule_ctx c = { .tables = q->tables, .budget = &q->budget };
+    uint64_t *piles = NULL;
+    size_t n;
+    if (read_rule(q, moves, &c.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    uint64_t need = gr_max_u64(piles, n);
+    load_grundy(q, &c, need);
+    int rc;
+    char name[64];
+    snprintf(name, sizeof name, "Subtraction game with S = the %s", gr_rule_name(c.rule));
+    if (need < c.grundy.count) {
+        gr_heap_rules rules = { &c, rule_value, rule_move, NULL, name };
+        rc = gr_heap_sum(q, piles, n, &rules);
+    } else {
+        rc = n == 1 ? single_heap(q, &c, piles) : beyond(q, &c, need, false);
+    }
+    gr_seq_free(&c.grundy);
+    gr_outcome_bits_free(&c.outcome);
+    free(piles);
+    return rc;
+}
