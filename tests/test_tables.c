@@ -1190,6 +1190,10 @@ START_TEST(test_build_small)
     o.octal_values = 256;
     o.wythoff_size = 16;
     o.divisor_max = 1000;
+    for (int r = 0; r < 3; r++) {
+        o.rule_grundy[r] = 500;
+        o.rule_outcome[r] = 5000;
+    }
     char progress[4096] = "";
     o.progress = fmemopen(progress, sizeof progress - 1, "w");
     REQUIRE(o.progress != NULL);
@@ -1207,7 +1211,10 @@ START_TEST(test_build_small)
     gr_tables *t = open_ok(path);
     static const char *const names[] = {
         GR_TN_DIVISOR, GR_TN_GRUNDYS, "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-        "octal:0.77", "octal:0.7777", GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY, GR_TN_WYTHOFF,
+        "octal:0.77", "octal:0.7777", GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY,
+        "subtraction:powers_of_two:grundy", "subtraction:powers_of_two:outcome",
+        "subtraction:primes:grundy", "subtraction:primes:outcome", "subtraction:squares:grundy",
+        "subtraction:squares:outcome", GR_TN_WYTHOFF,
     };
     REQUIRE_EQ(gr_tables_count(t), sizeof names / sizeof names[0]);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -1305,6 +1312,42 @@ static TCase *tcase(Suite *suite, const char *name)
     return tc;
 }
 
+/* Bitset sections: lookups within the bit count, nothing past it, and a
+ * file whose bits past the count are set (checksums resealed) refused. */
+START_TEST(test_bitset_sections)
+{
+    enum { BITS = 200 };
+    uint64_t words[4] = { 0 };
+    for (unsigned n = 0; n < BITS; n++)
+        if (n % 3 == 0 || n == 199)
+            words[n / 64] |= UINT64_C(1) << (n % 64);
+    const char *path = tmp_path("bits.tables");
+    gr_tf_writer *w = gr_tf_writer_new();
+    REQUIRE(gr_tf_add_bitset(w, "bits", words, BITS) == 0);
+    char why[512] = "";
+    REQUIRE(gr_tf_write(w, path, why, sizeof why) == 0);
+    gr_tf_writer_free(w);
+    gr_tables *t = open_ok(path);
+    for (unsigned n = 0; n < BITS; n++) {
+        bool bit = false;
+        REQUIRE(gr_tables_bit(t, "bits", n, &bit));
+        REQUIRE_EQ(bit, n % 3 == 0 || n == 199);
+    }
+    bool bit;
+    REQUIRE(!gr_tables_bit(t, "bits", BITS, &bit));
+    REQUIRE(!gr_tables_bit(t, "nope", 0, &bit));
+    REQUIRE_EQ(gr_tables_bits(t, "bits"), BITS);
+    gr_tables_close(t);
+    image im;
+    im.bytes = read_all(path, &im.size);
+    size_t i = entry_index(&im, "bits");
+    im.bytes[entry(&im, i)->offset + 3 * 8 + 7] |= 0x80; /* bit 255, past the count */
+    seal_section(&im, i);
+    REQUIRE_REFUSED(write_image(&im, "bits-tail.tables"), "wrong bits");
+    free(im.bytes);
+}
+END_TEST
+
 static Suite *tables_suite(void)
 {
     Suite *suite = suite_create("tables");
@@ -1313,6 +1356,7 @@ static Suite *tables_suite(void)
     tcase_add_test(rt, test_round_trip_sequences);
     tcase_add_test(rt, test_round_trip_family);
     tcase_add_test(rt, test_round_trip_grid);
+    tcase_add_test(rt, test_bitset_sections);
     tcase_add_test(rt, test_lookup_misses);
     tcase_add_test(rt, test_writer_atomic_replace);
     tcase_add_test(rt, test_writer_rejects);
