@@ -51,8 +51,9 @@ gr_status gr_stone_row(const int64_t *piles, size_t n, gr_budget *b, gr_i128 *va
         *best = GR_ROW_NONE;
         return GR_OK;
     }
-    uint64_t pairs = n % 2 == 0 ? steps_mul(n / 2, (uint64_t)n + 1) : steps_mul(n, ((uint64_t)n + 1) / 2);
-    if (!gr_budget_spend(b, pairs))
+    uint64_t intervals = n % 2 == 0 ? steps_mul(n / 2, (uint64_t)n + 1)
+                                    : steps_mul(n, ((uint64_t)n + 1) / 2); /* n(n+1)/2 */
+    if (!gr_budget_spend(b, intervals))
         return GR_ELIMIT;
     if (n > SIZE_MAX / sizeof(gr_i128) - 1)
         return GR_ENOMEM;
@@ -164,7 +165,8 @@ static void prefix_fill(prefix_table *t)
 gr_status gr_stone_prefix(const int64_t *piles, size_t n, uint64_t m, gr_budget *b,
                           gr_i128 *value, uint64_t *take)
 {
-    if ((piles == NULL && n > 0) || m == 0 || n > GR_STONE_PREFIX_MAX_N || !all_non_negative(piles, n))
+    if ((piles == NULL && n > 0) || m == 0 || n > GR_STONE_PREFIX_MAX_N ||
+        !all_non_negative(piles, n))
         return GR_EINVAL;
     if (n == 0) {
         *value = 0;
@@ -239,7 +241,8 @@ static int64_t ciw_sum(unsigned max, uint32_t mask)
     return s;
 }
 
-static gr_status ciw_solve(ciw_ctx *c, uint32_t used, int64_t total, int *outcome);
+static gr_status ciw_solve(ciw_ctx *c, uint32_t used, int64_t total, int *outcome,
+                           unsigned *pick);
 
 /* Outcome for the mover of picking k (unused) at (used, total). */
 static gr_status ciw_move(ciw_ctx *c, uint32_t used, int64_t total, unsigned k, int *outcome)
@@ -249,41 +252,25 @@ static gr_status ciw_move(ciw_ctx *c, uint32_t used, int64_t total, unsigned k, 
         return GR_OK;
     }
     int child;
-    gr_status st = ciw_solve(c, used | (UINT32_C(1) << (k - 1)), total + (int64_t)k, &child);
+    gr_status st = ciw_solve(c, used | (UINT32_C(1) << (k - 1)), total + (int64_t)k, &child, NULL);
     *outcome = -child;
     return st;
 }
 
-/* Outcome for the mover at (used, total), total < target and the target
- * still within reach of the unused numbers (so some line ends it; and since
- * every line takes all numbers eventually, none is a draw). */
-static gr_status ciw_solve(ciw_ctx *c, uint32_t used, int64_t total, int *outcome)
+/* Outcome for the mover at (used, total), total < target, and the smallest
+ * best pick into *pick when pick is non-NULL (the memo keeps outcomes only,
+ * so the caller asks for a pick on a fresh memo). Picks are tried in
+ * ascending order and a win ends the search, so the first best is the
+ * smallest. With the target within reach every line ends with a winner
+ * (all numbers are taken eventually), so draws arise only from the
+ * caller's reachability check; a position without moves would be one. */
+static gr_status ciw_solve(ciw_ctx *c, uint32_t used, int64_t total, int *outcome,
+                           unsigned *pick)
 {
     if (c->memo[used] != 0) {
         *outcome = (int)c->memo[used] - 2;
         return GR_OK;
     }
-    if (!gr_budget_spend(c->b, c->max))
-        return GR_ELIMIT;
-    int best = -2;
-    for (unsigned k = 1; k <= c->max && best < 1; k++) {
-        if (used & (UINT32_C(1) << (k - 1)))
-            continue;
-        int v;
-        gr_status st = ciw_move(c, used, total, k, &v);
-        if (st != GR_OK)
-            return st;
-        if (v > best)
-            best = v;
-    }
-    c->memo[used] = (uint8_t)(best + 2);
-    *outcome = best;
-    return GR_OK;
-}
-
-/* The top level: as ciw_solve, but remembers the smallest best pick. */
-static gr_status ciw_top(ciw_ctx *c, uint32_t used, int64_t total, int *outcome, unsigned *pick)
-{
     if (!gr_budget_spend(c->b, c->max))
         return GR_ELIMIT;
     int best = -2;
@@ -300,8 +287,12 @@ static gr_status ciw_top(ciw_ctx *c, uint32_t used, int64_t total, int *outcome,
             best_k = k;
         }
     }
+    if (best_k == 0)
+        best = 0; /* no number left: a draw */
+    c->memo[used] = (uint8_t)(best + 2);
     *outcome = best;
-    *pick = best_k;
+    if (pick != NULL)
+        *pick = best_k;
     return GR_OK;
 }
 
@@ -335,7 +326,7 @@ gr_status gr_can_i_win(unsigned max, uint32_t used, int64_t target, gr_budget *b
         return GR_ENOMEM;
     int o;
     unsigned k;
-    gr_status st = ciw_top(&c, used, total, &o, &k);
+    gr_status st = ciw_solve(&c, used, total, &o, &k);
     free(c.memo);
     if (st == GR_OK) {
         *outcome = o;
