@@ -29,19 +29,6 @@
 #define UNKNOWN INT8_MIN
 #define BUDGET 100000000u         /* ample for every small position */
 
-/* Checks that touch Check only on failure: ck_assert_* records a mark point
- * through the fork pipe on every success, far too slow in inner loops. */
-#define REQUIRE(expr)                                                       \
-    do {                                                                    \
-        if (!(expr))                                                        \
-            ck_abort_msg("failed: %s", #expr);                              \
-    } while (0)
-#define REQUIRE_EQ(a, b)                                                    \
-    do {                                                                    \
-        long long a_ = (long long)(a), b_ = (long long)(b);                 \
-        if (a_ != b_)                                                       \
-            ck_abort_msg("failed: %s == %s (%lld != %lld)", #a, #b, a_, b_); \
-    } while (0)
 
 /* ---- deterministic pseudo-random numbers (splitmix64) ---- */
 

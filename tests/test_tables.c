@@ -27,19 +27,6 @@
 #include "tables/tables.h"
 #include "tables/writer.h"
 
-/* Checks that touch Check only on failure (a mark point per success is slow
- * in the loops over every byte). */
-#define REQUIRE(expr)                                                       \
-    do {                                                                    \
-        if (!(expr))                                                        \
-            ck_abort_msg("failed: %s", #expr);                              \
-    } while (0)
-#define REQUIRE_EQ(a, b)                                                    \
-    do {                                                                    \
-        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        if (a_ != b_)                                                       \
-            ck_abort_msg("failed: %s == %s (%llu != %llu)", #a, #b, a_, b_); \
-    } while (0)
 
 /* ---- the temporary directory ------------------------------------------- */
 

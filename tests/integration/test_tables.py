@@ -336,6 +336,8 @@ def t_build_progress(grundy, tmp):
 SEQ_KEYS = ["name", "kind", "bound", "periodic", "preperiod", "period", "max_value", "checksum", "bytes"]
 FAM_KEYS = ["name", "kind", "members", "values", "checksum", "bytes"]
 GRID_KEYS = ["name", "kind", "rows", "cols", "max_value", "checksum", "bytes"]
+BITS_KEYS = ["name", "kind", "bits", "set", "checksum", "bytes"]
+RULES = ("powers_of_two", "primes", "squares")
 
 
 def catalog_problems(body, path, size, grundys_bound, octal_values):
@@ -350,13 +352,16 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
     sections = body.get("sections") or []
     names = [s.get("name") for s in sections]
     want = ["divisor", "grundys_game", "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-            "octal:0.77", "octal:0.7777", "octal:3-digit", "subtraction:1-12", "wythoff"]
+            "octal:0.77", "octal:0.7777", "octal:3-digit", "subtraction:1-12"]
+    want += ["subtraction:%s:%s" % (r, part) for r in RULES for part in ("grundy", "outcome")]
+    want += ["wythoff"]
     if names != want:
         p.append("sections %r, expected %r" % (names, want))
     by = {s.get("name"): s for s in sections}
     total = 0
     for s in sections:
-        keys = {"sequence": SEQ_KEYS, "family": FAM_KEYS, "grid": GRID_KEYS}.get(s.get("kind"))
+        keys = {"sequence": SEQ_KEYS, "family": FAM_KEYS, "grid": GRID_KEYS,
+                "bitset": BITS_KEYS}.get(s.get("kind"))
         if keys is None:
             p.append("%s: kind %r" % (s.get("name"), s.get("kind")))
             continue
@@ -380,6 +385,8 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
                 p.append("%s: %d bytes for %d values" % (s["name"], s["bytes"], s["bound"]))
             if s["periodic"] and s["preperiod"] + s["period"] > s["bound"]:
                 p.append("%s: period facts past the stored values" % s["name"])
+        if s["kind"] == "bitset" and (s["bytes"] != 8 * ((s["bits"] + 63) // 64) or s["set"] > s["bits"]):
+            p.append("%s: %d bytes for %d bits, %d set" % (s["name"], s["bytes"], s["bits"], s["set"]))
         if s["kind"] == "grid" and s["bytes"] != 2 * s["rows"] * s["cols"]:
             p.append("%s: %d bytes for %dx%d" % (s["name"], s["bytes"], s["rows"], s["cols"]))
         if s["kind"] == "family" and s["bytes"] != 64 * s["members"] + 2 * s["values"]:
