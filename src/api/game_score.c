@@ -144,6 +144,11 @@ int gr_analyze_stone_prefix(gr_query *q)
     uint64_t m, one = 1, take = 0;
     if (read_stones(q, false, &stones, &n))
         return -1;
+    if (n > GR_STONE_PREFIX_MAX_N) {
+        free(stones);
+        return gr_fail(q->err, 422, "too_many", "stones", "stone_prefix takes at most %u piles; "
+                       "this row has %zu", GR_STONE_PREFIX_MAX_N, n);
+    }
     if (gr_q_u64(q, "m", &one, &m) || (m == 0 && gr_fail(q->err, 422, "out_of_range", "m",
                                                          "\"m\" must be at least 1"))) {
         free(stones);
@@ -153,8 +158,7 @@ int gr_analyze_stone_prefix(gr_query *q)
     gr_status s = gr_stone_prefix(stones, n, m, &q->budget, &value, &take);
     int rc = 0;
     if (s != GR_OK) {
-        rc = gr_fail_engine(q->err, s, "stones", n > GR_STONE_PREFIX_MAX_N
-                            ? "a row this long (the limit is 2048 piles)" : "this stone row");
+        rc = gr_fail_engine(q->err, s, "stones", "this stone row");
     } else {
         q->ans.winner = winner_of(2 * value - total);
         score_answer(q, value, "Dynamic programming over (piles taken, M): the player to move "

@@ -2,15 +2,19 @@
 
 Written from the rules in docs/api.md (and the facts in references.md), not
 from the C code. Every solver is a plain memoised mex (Sprague-Grundy) or
-win/loss search over small positions; nothing here uses a closed formula
+win/loss search over small positions, or for the score games (tictactoe,
+mnk, stone_row, stone_prefix, stone_front3, can_i_win) a plain memoised
+minimax / score recursion over every move; nothing here uses a closed formula
 except where a function's name says so (wythoff_a, *_periodic_value), and
 those formulas are themselves checked against the brute force in the tests.
 
 Queries are the request dicts sent to POST /v1/analyze. Main entry points:
 
-    solve(query)            -> Result(winner, grundy, components) or raises
-                               Cycle / ValueError for queries brute force
-                               cannot or should not answer
+    solve(query)            -> Result(winner, grundy, components[, value]) or
+                               raises Cycle / IllegalPosition / ValueError for
+                               queries brute force cannot or should not answer
+                               (score games: grundy None, components [],
+                               value from the mover's point of view)
     legal_next(query)       -> list of `next` dicts reachable by one move,
                                in the request's own field names (small only)
     check_move(query, nxt)  -> None if `nxt` is one legal move away from the
@@ -34,13 +38,20 @@ class Cycle(Exception):
     """The graph of a graph query has a directed cycle."""
 
 
+class IllegalPosition(ValueError):
+    """A tic-tac-toe / m,n,k board that play from the empty board cannot reach."""
+
+
 class Result:
-    def __init__(self, winner, grundy, components):
-        self.winner = winner          # "first" / "second"
-        self.grundy = grundy          # int, or None (misere)
+    def __init__(self, winner, grundy, components, value=None):
+        self.winner = winner          # "first" / "second" / "draw"
+        self.grundy = grundy          # int, or None (misere, score games)
         self.components = components  # list of ints (per pile / stair / token)
+        self.value = value            # score games: int for the mover, else None
 
     def __repr__(self):
+        if self.value is not None:
+            return "Result(%r, %r, %r, value=%r)" % (self.winner, self.grundy, self.components, self.value)
         return "Result(%r, %r, %r)" % (self.winner, self.grundy, self.components)
 
 
@@ -375,6 +386,267 @@ def graph_grundy(edges, nodes=None):
 
 
 # ---------------------------------------------------------------------------
+# Score games (not impartial: no Grundy values). Every value is from the point
+# of view of the player to move, with best play by both.
+
+# ---- tic-tac-toe and m,n,k-games -------------------------------------------
+# A rows x cols board as a row-major string of 'X', 'O', '.'; X moves first
+# (X to move when the counts are equal); the first to own k cells in a row
+# (row, column or either diagonal) wins; a full board without one is a draw.
+
+MNK_MAX_CELLS = 64
+
+
+@lru_cache(maxsize=None)
+def mnk_lines(rows, cols, k):
+    """Every k-in-a-row as a tuple of cell indices."""
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                er, ec = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= er < rows and 0 <= ec < cols:
+                    out.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
+    return tuple(out)
+
+
+def mnk_has_line(board, mark, lines):
+    return any(all(board[i] == mark for i in line) for line in lines)
+
+
+def mnk_rules(query):
+    """(rows, cols, k) of a tictactoe or mnk query; ValueError outside the rules."""
+    if query["game"] == "tictactoe":
+        return 3, 3, 3
+    rows, cols, k = as_int(query["rows"]), as_int(query["cols"]), as_int(query["k"])
+    if not (1 <= rows and 1 <= cols and rows * cols <= MNK_MAX_CELLS and 1 <= k <= max(rows, cols)):
+        raise ValueError("bad m,n,k rules %r" % ((rows, cols, k),))
+    return rows, cols, k
+
+
+def mnk_to_move(board):
+    return "X" if board.count("X") == board.count("O") else "O"
+
+
+def mnk_illegal(rows, cols, k, board):
+    """None when board is reachable by play from the empty board (stopping at
+    the first line), else why not. Written from reachability: a board with no
+    line anywhere and X count = O count (+ 1) is reachable (play its marks in
+    any alternating order: lines only grow, so no earlier board has one);
+    a board with a line is reachable iff removing one mark of the player who
+    moved last leaves such a line-free board (the move that ended the game)."""
+    if not isinstance(board, str):
+        return "board is not a string"
+    if len(board) != rows * cols:
+        return "board has %d cells, not %d" % (len(board), rows * cols)
+    if set(board) - set("XO."):
+        return "board has characters other than X, O and ."
+    nx, no = board.count("X"), board.count("O")
+    if nx - no not in (0, 1):
+        return "counts X %d, O %d" % (nx, no)
+    lines = mnk_lines(rows, cols, k)
+    if not mnk_has_line(board, "X", lines) and not mnk_has_line(board, "O", lines):
+        return None
+    last = "X" if nx > no else "O"
+    for i, ch in enumerate(board):
+        if ch == last:
+            before = board[:i] + "." + board[i + 1:]
+            if not mnk_has_line(before, "X", lines) and not mnk_has_line(before, "O", lines):
+                return None
+    return "no single last move by %s explains the lines on the board" % last
+
+
+_MNK_MEMO = {}
+
+
+def mnk_value(rows, cols, k, board):
+    """+1 / 0 / -1 for the player to move, by plain memoised minimax over
+    every move (no symmetry, no pruning beyond stopping at a win)."""
+    lines = mnk_lines(rows, cols, k)
+    memo = _MNK_MEMO.setdefault((rows, cols, k), {})
+
+    def v(b):
+        got = memo.get(b)
+        if got is not None:
+            return got
+        mover = mnk_to_move(b)
+        prev = "O" if mover == "X" else "X"
+        if mnk_has_line(b, prev, lines):
+            res = -1
+        elif "." not in b:
+            res = 0
+        else:
+            res = -1
+            for i, ch in enumerate(b):
+                if ch == ".":
+                    res = max(res, -v(b[:i] + mover + b[i + 1:]))
+                    if res == 1:
+                        break
+        memo[b] = res
+        return res
+    return v(board)
+
+
+def mnk_over(rows, cols, k, board):
+    lines = mnk_lines(rows, cols, k)
+    return "." not in board or mnk_has_line(board, "X", lines) or mnk_has_line(board, "O", lines)
+
+
+def mnk_reachable(rows, cols, k):
+    """Every board reachable from the empty one by play that stops at the
+    first line (a set of strings; small boards only)."""
+    start = "." * (rows * cols)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for b in frontier:
+            if mnk_over(rows, cols, k, b):
+                continue
+            mover = mnk_to_move(b)
+            for i, ch in enumerate(b):
+                if ch == ".":
+                    c = b[:i] + mover + b[i + 1:]
+                    if c not in seen:
+                        seen.add(c)
+                        nxt.append(c)
+        frontier = nxt
+    return seen
+
+
+# ---- stone games ---------------------------------------------------------------
+
+def stone_row_value(stones):
+    """Take the first or the last pile: best (own - opponent's) total."""
+    s = list(stones)
+
+    @lru_cache(maxsize=None)
+    def f(i, j):  # piles s[i:j]
+        if i >= j:
+            return 0
+        return max(s[i] - f(i + 1, j), s[j - 1] - f(i, j - 1))
+    return f(0, len(s))
+
+
+def stone_prefix_value(stones, m):
+    """Take the first x piles, 1 <= x <= 2M, then M = max(M, x): the most
+    stones the mover collects from the rest (the opponent gets the others)."""
+    s = list(stones)
+    n = len(s)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + s[i]
+
+    @lru_cache(maxsize=None)
+    def f(i, m):
+        if i >= n:
+            return 0
+        best = None
+        for x in range(1, min(2 * m, n - i) + 1):
+            got = (suffix[i] - suffix[i + x]) + (suffix[i + x] - f(i + x, min(max(m, x), n)))
+            best = got if best is None else max(best, got)
+        return best
+    return f(0, min(m, max(n, 1)))
+
+
+def stone_front3_value(stones):
+    """Take 1, 2 or 3 piles from the front (signed piles): best difference."""
+    s = list(stones)
+    n = len(s)
+    f = [0] * (n + 1)  # f[i]: the best difference for the mover on s[i:]
+    for i in range(n - 1, -1, -1):
+        f[i] = max(sum(s[i:i + t]) - f[i + t] for t in range(1, min(3, n - i) + 1))
+    return f[0]
+
+
+# ---- Can I Win -------------------------------------------------------------------
+# Numbers 1..M; the running total starts at the sum of the used ones; players
+# alternately pick an unused number; whoever brings the total to >= T wins.
+# At the start, a total already >= T means the previous mover won (-1); no
+# number left (without reaching T) is a draw (0).
+
+CAN_I_WIN_MAX = 20
+
+
+def can_i_win_value(max_choosable, desired_total, used):
+    M, T = max_choosable, desired_total
+
+    @lru_cache(maxsize=None)
+    def f(mask):
+        total = sum(v for v in range(1, M + 1) if mask >> (v - 1) & 1)
+        if total >= T:
+            return -1
+        best = None
+        for p in range(1, M + 1):
+            if mask >> (p - 1) & 1:
+                continue
+            r = 1 if total + p >= T else -f(mask | 1 << (p - 1))
+            best = r if best is None else max(best, r)
+            if best == 1:
+                break
+        return 0 if best is None else best
+    mask = 0
+    for u in used:
+        mask |= 1 << (u - 1)
+    return f(mask)
+
+
+def can_i_win_query(query):
+    """(M, T, used) of a can_i_win query; ValueError outside the rules."""
+    M, T = as_int(query["max_choosable"]), as_int(query["desired_total"])
+    used = ints(query.get("used") or [])
+    if not 1 <= M <= CAN_I_WIN_MAX:
+        raise ValueError("max_choosable %d" % M)
+    if len(set(used)) != len(used) or any(not 1 <= u <= M for u in used):
+        raise ValueError("used %r" % (used,))
+    return M, T, used
+
+
+def _sign_winner(v):
+    return "first" if v > 0 else "second" if v < 0 else "draw"
+
+
+def stone_prefix_m(query):
+    m = as_int(query["m"]) if query.get("m") is not None else 1
+    if m < 1:
+        raise ValueError("m >= 1")
+    return m
+
+
+def solve_score(query):
+    """Result(winner, None, [], value) for the score games, or None when the
+    query is not one of them."""
+    game = query["game"]
+    if game in ("tictactoe", "mnk"):
+        rows, cols, k = mnk_rules(query)
+        board = query["board"]
+        why = mnk_illegal(rows, cols, k, board)
+        if why:
+            raise IllegalPosition(why)
+        v = mnk_value(rows, cols, k, board)
+        return Result(_sign_winner(v), None, [], v)
+    if game == "stone_row":
+        v = stone_row_value(ints(query["stones"]))
+        return Result(_sign_winner(v), None, [], v)
+    if game == "stone_prefix":
+        stones = ints(query["stones"])
+        v = stone_prefix_value(stones, stone_prefix_m(query))
+        return Result(_sign_winner(2 * v - sum(stones)), None, [], v)
+    if game == "stone_front3":
+        stones = [int(x) for x in query["stones"]]
+        v = stone_front3_value(stones)
+        return Result(_sign_winner(v), None, [], v)
+    if game == "can_i_win":
+        M, T, used = can_i_win_query(query)
+        v = can_i_win_value(M, T, used)
+        return Result(_sign_winner(v), None, [], v)
+    return None
+
+
+SCORE_GAMES = ("tictactoe", "mnk", "stone_row", "stone_prefix", "stone_front3", "can_i_win")
+
+
+# ---------------------------------------------------------------------------
 # solve(): the brute-force answer for a (small) query
 
 def _xor(vals):
@@ -400,6 +672,8 @@ def solve(query):
         raise ValueError("convention")
     if conv == "misere" and game != "nim":
         raise ValueError("misere only for nim")
+    if game in SCORE_GAMES:
+        return solve_score(query)
     if game == "nim":
         piles = ints(query["piles"])
         if conv == "misere":
@@ -507,6 +781,27 @@ def legal_next(query):
                 if u == t:
                     out.append({"tokens": tokens[:i] + [v] + tokens[i + 1:]})
         return out
+    if game in ("tictactoe", "mnk"):
+        rows, cols, k = mnk_rules(query)
+        b = query["board"]
+        if mnk_illegal(rows, cols, k, b) or mnk_over(rows, cols, k, b):
+            return []
+        mover = mnk_to_move(b)
+        return [{"board": b[:i] + mover + b[i + 1:]} for i, ch in enumerate(b) if ch == "."]
+    if game == "stone_row":
+        s = ints(query["stones"])
+        return [{"stones": s[1:]}, {"stones": s[:-1]}] if s else []
+    if game == "stone_prefix":
+        s, m = ints(query["stones"]), stone_prefix_m(query)
+        return [{"stones": s[x:], "m": max(m, x)} for x in range(1, min(2 * m, len(s)) + 1)]
+    if game == "stone_front3":
+        s = [int(x) for x in query["stones"]]
+        return [{"stones": s[t:]} for t in range(1, min(3, len(s)) + 1)]
+    if game == "can_i_win":
+        M, T, used = can_i_win_query(query)
+        if sum(used) >= T:
+            return []
+        return [{"used": used + [p]} for p in range(1, M + 1) if p not in used]
     raise ValueError("unknown game %r" % (game,))
 
 
@@ -652,6 +947,75 @@ def check_move(query, nxt):
         if (tokens[i], t[i]) in edges:
             return None
         return "token %d: no edge %d -> %d" % (i, tokens[i], t[i])
+    if game in SCORE_GAMES:
+        return _score_check_move(query, nxt)
+    return "unknown game %r" % (game,)
+
+
+def _score_check_move(query, nxt):
+    game = query["game"]
+    if game in ("tictactoe", "mnk"):
+        if set(nxt) != {"board"}:
+            return "next must have exactly the field board: %r" % (sorted(nxt),)
+        rows, cols, k = mnk_rules(query)
+        b, a = query["board"], nxt["board"]
+        why = mnk_illegal(rows, cols, k, b)
+        if why:
+            return "the request's board is illegal: %s" % why
+        if mnk_over(rows, cols, k, b):
+            return "the game is over: no move exists"
+        if not isinstance(a, str) or len(a) != len(b):
+            return "next.board %r has the wrong shape for %r" % (a, b)
+        diff = [i for i in range(len(b)) if a[i] != b[i]]
+        if len(diff) != 1:
+            return "next.board %r differs from %r in %d cells, not 1" % (a, b, len(diff))
+        i = diff[0]
+        if b[i] != "." or a[i] != mnk_to_move(b):
+            return "cell %d goes %r -> %r; %s is to move" % (i, b[i], a[i], mnk_to_move(b))
+        return None
+    if game in ("stone_row", "stone_front3"):
+        if set(nxt) != {"stones"}:
+            return "next must have exactly the field stones: %r" % (sorted(nxt),)
+        s, t = [int(x) for x in query["stones"]], nxt["stones"]
+        if not _is_int_list(t):
+            return "next.stones is not a list of integers: %r" % (t,)
+        if game == "stone_row":
+            if s and (t == s[1:] or t == s[:-1]):
+                return None
+            return "next.stones (%d piles) is not the row without its first or last pile (%d piles)" % (len(t), len(s))
+        taken = len(s) - len(t)
+        if 1 <= taken <= 3 and t == s[taken:]:
+            return None
+        return "next.stones (%d piles) is not the row without its first 1, 2 or 3 piles (%d piles)" % (len(t), len(s))
+    if game == "stone_prefix":
+        if set(nxt) != {"stones", "m"}:
+            return "next must have exactly the fields stones and m: %r" % (sorted(nxt),)
+        s, m = ints(query["stones"]), stone_prefix_m(query)
+        t, nm = nxt["stones"], nxt["m"]
+        if not _is_int_list(t) or not isinstance(nm, int):
+            return "next has the wrong types: %r" % (nxt,)
+        x = len(s) - len(t)
+        if not 1 <= x <= min(2 * m, len(s)):
+            return "taking %d piles is not within 1..min(2M = %d, %d)" % (x, 2 * m, len(s))
+        if t != s[x:]:
+            return "next.stones is not the row without its first %d piles" % x
+        if nm != max(m, x):
+            return "next.m %d is not max(M %d, x %d)" % (nm, m, x)
+        return None
+    if game == "can_i_win":
+        if set(nxt) != {"used"}:
+            return "next must have exactly the field used: %r" % (sorted(nxt),)
+        M, T, used = can_i_win_query(query)
+        u = nxt["used"]
+        if not _is_int_list(u):
+            return "next.used is not a list of integers: %r" % (u,)
+        if sum(used) >= T:
+            return "the total %d already reaches %d: no move exists" % (sum(used), T)
+        added = [x for x in u if x not in used]
+        if len(u) != len(used) + 1 or len(set(u)) != len(u) or not set(used) <= set(u) \
+                or len(added) != 1 or not 1 <= added[0] <= M:
+            return "next.used %r is not %r plus one unused number from 1..%d" % (u, used, M)
+        return None
     return "unknown game %r" % (game,)
 
 
@@ -676,5 +1040,24 @@ if __name__ == "__main__":
     check(octal_period("0.07") == (53, 34), "dawson %r" % (octal_period("0.07"),))
     check(octal_period("0.137") == (52, 34), "0.137 %r" % (octal_period("0.137"),))
     check(grundys_game_values(10) == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0], "grundy's game")
+    # tic-tac-toe: 5478 reachable boards, the empty board a draw, and the
+    # reachability rule of mnk_illegal equal to plain enumeration.
+    reach = mnk_reachable(3, 3, 3)
+    check(len(reach) == 5478, "tic-tac-toe reachable %d" % len(reach))
+    check(mnk_value(3, 3, 3, "." * 9) == 0, "tic-tac-toe is a draw")
+    import itertools
+    bad = [b for b in map("".join, itertools.product("XO.", repeat=9))
+           if (mnk_illegal(3, 3, 3, b) is None) != (b in reach)]
+    check(not bad, "mnk_illegal disagrees with enumeration on %r" % bad[:3])
+    check(stone_row_value([5, 3, 4, 5]) > 0, "stone row [5,3,4,5]")
+    check(stone_row_value([1, 5, 1]) == -3, "stone row [1,5,1]")
+    check(stone_prefix_value([2, 7, 9, 4, 4], 1) == 10, "stone prefix [2,7,9,4,4]")
+    check(stone_prefix_value([1, 2, 3, 4, 5, 100], 1) == 104, "stone prefix [1..5,100]")
+    check(stone_front3_value([1, 2, 3, 7]) == -1, "front3 [1,2,3,7]")
+    check(stone_front3_value([1, 2, 3, -9]) == 15, "front3 [1,2,3,-9]")
+    check(stone_front3_value([1, 2, 3, 6]) == 0, "front3 [1,2,3,6]")
+    check(can_i_win_value(10, 11, []) == -1, "can I win 10, 11")
+    check(can_i_win_value(10, 1, []) == 1, "can I win 10, 1")
+    check(can_i_win_value(5, 50, []) == 0, "can I win 5, 50 is a draw")
     print("ok" if not fails else "%d failures" % fails)
     sys.exit(1 if fails else 0)
