@@ -10,14 +10,20 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ! command -v npm >/dev/null 2>&1 && [ "${GRUNDY_NO_NODE:-0}" != 1 ]; then
-    missing+=(nodejs npm)
-fi
-
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+install() {
+    echo "install-deps: installing $*"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+[ ${#missing[@]} -eq 0 ] || install "${missing[@]}"
+
+# Node.js runs the OpenAPI linter and validator (tests only). Some archives'
+# nodejs packages bundle npm and conflict with Debian's npm package, so npm is
+# asked for only when nodejs did not bring it.
+if [ "${GRUNDY_NO_NODE:-0}" != 1 ] && ! command -v npm >/dev/null 2>&1; then
+    command -v node >/dev/null 2>&1 || install nodejs
+    command -v npm >/dev/null 2>&1 || install npm
 fi
