@@ -78,8 +78,13 @@ static gr_status outcome_of(gr_query *q, rule_ctx *c, uint64_t n, bool *win)
         return GR_EBOUND;
     if (n >= ON_DEMAND_OUTCOME)
         return GR_EBOUND;
-    gr_status s = gr_rule_outcomes(c->rule, n, &q->budget, &c->outcome);
-    return s == GR_OK ? gr_outcome_bits_get(&c->outcome, n, win) : s;
+    if (n >= c->outcome.count) { /* computed once, for the largest heap asked first */
+        gr_outcome_bits_free(&c->outcome);
+        gr_status s = gr_rule_outcomes(c->rule, n, &q->budget, &c->outcome);
+        if (s != GR_OK)
+            return s;
+    }
+    return gr_outcome_bits_get(&c->outcome, n, win);
 }
 
 /* The winning move from heap n: to the least n - s that is a P-position. */
