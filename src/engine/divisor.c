@@ -107,8 +107,11 @@ gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
 {
     if (n == 0)
         return GR_EINVAL;
+    /* the budget decides before memory proportional to n is asked for */
+    if (b->left < divisor_cost(n))
+        return GR_ELIMIT;
     if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint16_t) - 1)
-        return b->left < divisor_cost(n) ? GR_ELIMIT : GR_ENOMEM;
+        return GR_ENOMEM;
     uint16_t *values = calloc((size_t)n + 1, sizeof *values);
     if (!values)
         return GR_ENOMEM;
