@@ -108,8 +108,10 @@ gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
     if (n == 0)
         return GR_EINVAL;
     /* the budget decides before memory proportional to n is asked for */
-    if (b->left < divisor_cost(n))
+    if (b->left < divisor_cost(n)) {
+        b->left = 0; /* as gr_budget_spend does on failure */
         return GR_ELIMIT;
+    }
     if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint16_t) - 1)
         return GR_ENOMEM;
     uint16_t *values = calloc((size_t)n + 1, sizeof *values);

@@ -665,7 +665,9 @@ def t_mnk_limits(ck):
     for rows, cols, k in ((8, 8, 5), (8, 8, 4), (1, 64, 5)):
         q = mnk(rows, cols, k, "." * (rows * cols))
         r = ck.post(q)
-        if r.elapsed > 10:
+        # The budget bounds the work; this only guards against a hang (speed
+        # lives in bench/, and sanitizer builds run several times slower).
+        if r.elapsed > 120:
             p.append("%dx%d k=%d took %.1f s" % (rows, cols, k, r.elapsed))
         if r.status == 200:
             p += ["%dx%d k=%d: %s" % (rows, cols, k, x) for x in shape_problems(r, q)]
