@@ -61,6 +61,22 @@ static const struct {
     { "{\"game\":\"graph\",\"edges\":[[0,1]],\"tokens\":[5],\"nodes\":2}", 422, "out_of_range", "tokens[0]" },
     { "{\"game\":\"graph\",\"edges\":[[0,\"a\"]],\"tokens\":[0]}", 422, "invalid_integer", "edges[0][1]" },
     { "{\"game\":\"staircase\",\"stairs\":[9223372036854775807,1]}", 422, "out_of_range", "stairs" },
+    /* every winning move overflows a stair (M coins onto stair 0) */
+    { "{\"game\":\"staircase\",\"stairs\":[9223372036854775807,9223372036854775807,9223372036854775807]}",
+      422, "out_of_range", "stairs" },
+    /* cJSON cuts strings at U+0000: "7\u0000" once read as 7, "nim\u0000x" as nim */
+    { "{\"game\":\"nim\",\"piles\":[\"7\\u0000\"]}", 422, "invalid_integer", "piles[0]" },
+    { "{\"game\":\"nim\\u0000x\",\"piles\":[1]}", 422, "unknown_game", "game" },
+    { "{\"game\":\"nim\",\"piles\\u0000x\":[1]}", 422, "missing_field", "piles" },
+    /* an unpaired surrogate is valid JSON grammar; cJSON refused it and the
+     * answer was a 503 "overloaded" */
+    { "{\"game\":\"nim\",\"piles\":[\"\\ud800\"]}", 422, "invalid_integer", "piles[0]" },
+    { "{\"game\":\"nim\",\"piles\":[\"\\udc00\"]}", 422, "invalid_integer", "piles[0]" },
+    /* a member named twice was silently read as its first value */
+    { "{\"game\":\"nim\",\"game\":\"wythoff\",\"piles\":[1,2]}", 422, "invalid_field", "game" },
+    { "{\"game\":\"nim\",\"piles\":[1],\"piles\":[2,3]}", 422, "invalid_field", "piles" },
+    { "{\"game\":\"subtraction\",\"moves\":{\"rule\":\"primes\",\"rule\":\"squares\"},\"piles\":[2]}",
+      422, "invalid_field", "moves.rule" },
 };
 
 START_TEST(test_error_statuses)
@@ -199,6 +215,59 @@ START_TEST(test_budget_limit)
 }
 END_TEST
 
+/* Status and body of one query; the body is malloc'd. */
+static char *ask_raw(const char *query, int *status)
+{
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
+    gr_reply r;
+    gr_api_analyze(&svc, query, strlen(query), &r);
+    *status = r.status;
+    ck_assert_ptr_nonnull(r.body);
+    return r.body;
+}
+
+/* Valid JSON that cJSON reads differently, and members the service ignores. */
+static const char *const answered[] = {
+    "{\"game\":\"nim\",\"piles\":[1],\"note\":\"\\ud83d\\ude00 \\udc00 \\u0000\"}",
+    "{\"game\":\"nim\",\"piles\":[1],\"extra\":{\"a\":1,\"a\":[1e999]}}",
+};
+
+START_TEST(test_ignored_members_answered)
+{
+    int status;
+    char *body = ask_raw(answered[_i], &status);
+    ck_assert_int_eq(status, 200);
+    ck_assert_ptr_nonnull(strstr(body, "\"next\":{\"piles\":[0]}"));
+    free(body);
+}
+END_TEST
+
+/* Stairs holding 2^63 - 1 each are answered; only a next that would
+ * overflow a stair is refused (the coins' total used to be capped). */
+START_TEST(test_staircase_near_range)
+{
+    int status;
+    char *body = ask_raw("{\"game\":\"staircase\",\"stairs\":[1000000000000000000,1000000000000000000,"
+                         "1000000000000000000,1000000000000000000,1000000000000000000,"
+                         "1000000000000000000,1000000000000000000,1000000000000000000,"
+                         "1000000000000000000,1]}", &status);
+    ck_assert_int_eq(status, 200);
+    ck_assert_ptr_nonnull(strstr(body, "\"winner\":\"first\""));
+    ck_assert_ptr_nonnull(strstr(body, "\"next\":{\"stairs\":[1000000000000000000,1000000000000000000,"
+                                       "1000000000000000000,1000000000000000000,1000000000000000000,"
+                                       "1000000000000000000,1000000000000000000,1000000000000000000,"
+                                       "1000000000000000001,0]}"));
+    free(body);
+    /* off stair 3 would put 2^63 coins on stair 2: one coin from stair 2 up instead */
+    body = ask_raw("{\"game\":\"staircase\",\"stairs\":[0,4,9223372036854775807,5]}", &status);
+    ck_assert_int_eq(status, 200);
+    ck_assert_ptr_nonnull(strstr(body, "\"move\":{\"from\":2,\"to\":1,\"count\":1,"));
+    ck_assert_ptr_nonnull(strstr(body, "\"next\":{\"stairs\":[0,5,9223372036854775806,5]}"));
+    free(body);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -210,6 +279,8 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_exact_nim_sum);
     tcase_add_test(tc, test_misere_nim_answers);
     tcase_add_test(tc, test_budget_limit);
+    tcase_add_loop_test(tc, test_ignored_members_answered, 0, sizeof answered / sizeof answered[0]);
+    tcase_add_test(tc, test_staircase_near_range);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,6 +27,22 @@ static int read_convention(gr_query *q, const gr_game *game)
     return 0;
 }
 
+/* A member named twice is refused rather than read as either value: clients
+ * merging {...request, ...next} keep the last, cJSON would keep the first. */
+static int reject_duplicates(gr_query *q)
+{
+    const char *name;
+    int rc = gr_json_duplicate_member(q->obj, &name);
+    if (rc < 0)
+        return gr_oom(q);
+    if (rc == 0)
+        return 0;
+    char shown[64];
+    gr_printable(name, shown, sizeof shown);
+    return gr_fail(q->err, 422, "invalid_field", name,
+                   "the member \"%s\" appears more than once; send each member once", shown);
+}
+
 static int read_game(gr_query *q, const gr_game **out)
 {
     const cJSON *g = gr_q_get(q, "game");
@@ -101,7 +117,7 @@ static int answer_query(gr_query *q, const gr_game **game)
     if (!cJSON_IsObject(q->obj))
         return gr_fail(q->err, 422, "invalid_query", "",
                        "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
-    if (read_game(q, game) || read_convention(q, *game))
+    if (reject_duplicates(q) || read_game(q, game) || read_convention(q, *game))
         return -1;
     if ((*game)->analyze(q))
         return -1;

@@ -28,6 +28,13 @@ typedef struct rule_ctx {
 
 static int read_rule(gr_query *q, const cJSON *moves, gr_rule *rule)
 {
+    const char *twice;
+    int dup = gr_json_duplicate_member(moves, &twice);
+    if (dup < 0)
+        return gr_oom(q);
+    if (dup > 0 && strcmp(twice, "rule") == 0)
+        return gr_fail(q->err, 422, "invalid_field", "moves.rule",
+                       "\"rule\" appears more than once in \"moves\"; send it once");
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(moves, "rule");
     if (r && cJSON_IsString(r) && gr_rule_parse(r->valuestring, rule) == GR_OK)
         return 0;

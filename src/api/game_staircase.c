@@ -1,4 +1,6 @@
-/* staircase: Nim on the odd-numbered stairs. */
+/* staircase: Nim on the odd-numbered stairs. Stairs may hold any count up
+ * to 2^63 - 1 each; only a winning move that would push a stair past it is
+ * refused (next could not carry it). */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -19,6 +21,39 @@ static int stair_components(gr_query *q, const uint64_t *stairs, size_t n)
         gr_json_add_u64(c, "grundy", (i & 1) ? stairs[i] : 0);
     }
     return 0;
+}
+
+/* Whether moving m leaves every stair within the API's integer range, so
+ * that next can be sent back. Only the stair below can grow. */
+static bool move_fits(const uint64_t *stairs, const gr_stair_move *m)
+{
+    return stairs[m->from - 1] <= GR_INT_MAX - m->count;
+}
+
+/* A winning move whose next position is representable: the engine's move
+ * when it fits, else any other lowering of an odd stair i to stairs[i] ^ x,
+ * else coins from an even stair i >= 2 raising odd stair i - 1 to
+ * stairs[i - 1] ^ x (which stays below 2^63). False when every winning move
+ * would put more than 2^63 - 1 coins on a stair. */
+static bool representable_move(const uint64_t *stairs, size_t n, uint64_t x, gr_stair_move *m)
+{
+    if (move_fits(stairs, m))
+        return true;
+    for (size_t i = 1; i < n; i += 2) {
+        gr_stair_move down = { i, stairs[i] - (stairs[i] ^ x) };
+        if ((stairs[i] ^ x) < stairs[i] && move_fits(stairs, &down)) {
+            *m = down;
+            return true;
+        }
+    }
+    for (size_t i = 2; i < n; i += 2) {
+        uint64_t odd = stairs[i - 1], raised = odd ^ x;
+        if (raised > odd && raised - odd <= stairs[i]) {
+            *m = (gr_stair_move){ i, raised - odd };
+            return true;
+        }
+    }
+    return false;
 }
 
 static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_stair_move *m)
@@ -42,23 +77,18 @@ static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_st
         if (i == m->from)
             v -= m->count;
         else if (i + 1 == m->from)
-            v += m->count; /* cannot overflow: total coins fit, see gr_analyze_staircase */
+            v += m->count; /* cannot overflow: see representable_move */
         cJSON_AddItemToArray(arr, gr_json_u64_item(v));
     }
     return 0;
 }
 
-/* The total is checked so that moving coins down never overflows a stair. */
-static int check_total(gr_query *q, const uint64_t *stairs, size_t n)
+static int fail_unrepresentable(gr_query *q)
 {
-    uint64_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (stairs[i] > GR_INT_MAX - total)
-            return gr_fail(q->err, 422, "out_of_range", "stairs",
-                           "the coins on all stairs together must not exceed 9223372036854775807");
-        total += stairs[i];
-    }
-    return 0;
+    return gr_fail(q->err, 422, "out_of_range", "stairs",
+                   "the player to move wins, but every winning move would leave more than "
+                   "9223372036854775807 coins on one stair, which next could not carry; "
+                   "send fewer coins");
 }
 
 int gr_analyze_staircase(gr_query *q)
@@ -67,13 +97,12 @@ int gr_analyze_staircase(gr_query *q)
     size_t n;
     if (gr_q_u64_list(q, "stairs", q->limits->max_items, true, &stairs, &n))
         return -1;
-    int rc = check_total(q, stairs, n);
     gr_stair_move m = { 0, 0 };
-    bool win = rc == 0 && gr_staircase_normal(stairs, n, &m);
-    if (rc == 0)
-        rc = stair_components(q, stairs, n);
+    bool win = gr_staircase_normal(stairs, n, &m);
+    uint64_t x = gr_staircase_value(stairs, n);
+    int rc = win && !representable_move(stairs, n, x, &m) ? fail_unrepresentable(q)
+                                                          : stair_components(q, stairs, n);
     if (rc == 0) {
-        uint64_t x = gr_staircase_value(stairs, n);
         q->ans.winner = win ? "first" : "second";
         q->ans.grundy_known = true;
         q->ans.grundy = x;
@@ -81,8 +110,11 @@ int gr_analyze_staircase(gr_query *q)
                     "Staircase nim is nim on the odd-numbered stairs (stair 0 is the floor): "
                     "coins moved from an even stair to an odd one can be moved straight on. "
                     "Nim-sum of the odd stairs = %" PRIu64 "%s", x,
-                    win ? ", non-zero: the player to move wins by moving coins off an odd stair."
-                        : ", zero: the player to move loses.");
+                    !win ? ", zero: the player to move loses."
+                    : (m.from & 1) ? ", non-zero: the player to move wins by moving coins off an odd stair."
+                                   : ", non-zero: the player to move wins by moving coins from an even "
+                                     "stair onto the odd stair below (moving them off an odd stair "
+                                     "would overflow a stair).");
         if (win)
             rc = stair_move(q, stairs, n, &m);
     }

@@ -40,6 +40,40 @@ static bool is_hex(char c)
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+/* The code unit of the \uXXXX escape at body[p], or -1 when there is none. */
+static long escape_unit(const scanner *sc, size_t p)
+{
+    if (p + 6 > sc->len || sc->s[p] != '\\' || sc->s[p + 1] != 'u')
+        return -1;
+    long v = 0;
+    for (size_t i = p + 2; i < p + 6; i++) {
+        char c = sc->s[i];
+        if (!is_hex(c))
+            return -1;
+        v = v * 16 + (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* A \u escape at sc->pos (already checked to be 4 hex digits). cJSON cuts a
+ * string at U+0000 (so "7\u0000x" would read as "7") and refuses unpaired
+ * surrogates (valid RFC 8259 grammar), so the copy it parses gets U+FFFD in
+ * their place, same length: such a string then matches no name or number. */
+static void scan_unicode_escape(scanner *sc)
+{
+    long unit = escape_unit(sc, sc->pos);
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+        long low = escape_unit(sc, sc->pos + 6);
+        if (low >= 0xDC00 && low <= 0xDFFF) {
+            sc->pos += 12; /* a surrogate pair, one character */
+            return;
+        }
+    }
+    if (unit == 0 || (unit >= 0xD800 && unit <= 0xDFFF))
+        memcpy(sc->copy + sc->pos, "\\ufffd", 6);
+    sc->pos += 6;
+}
+
 static int scan_string(scanner *sc)
 {
     sc->pos++; /* opening quote */
@@ -59,7 +93,7 @@ static int scan_string(scanner *sc)
                 for (int i = 2; i < 6; i++)
                     if (sc->pos + (size_t)i >= sc->len || !is_hex(sc->s[sc->pos + (size_t)i]))
                         return scan_fail(sc, "bad \\u escape");
-                sc->pos += 6;
+                scan_unicode_escape(sc);
                 continue;
             }
             if (!strchr("\"\\/bfnrt", x) || x == '\0')
@@ -269,6 +303,35 @@ void gr_json_free(gr_json_doc *doc)
     cJSON_Delete(doc->root);
     free(doc->numbers);
     memset(doc, 0, sizeof *doc);
+}
+
+/* ---- member names ------------------------------------------------------ */
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int gr_json_duplicate_member(const cJSON *obj, const char **name)
+{
+    size_t n = 0, k = 0;
+    const cJSON *m;
+    *name = NULL;
+    cJSON_ArrayForEach(m, obj)
+        n++;
+    if (n < 2)
+        return 0;
+    const char **names = malloc(n * sizeof *names);
+    if (!names)
+        return -1;
+    cJSON_ArrayForEach(m, obj)
+        names[k++] = m->string;
+    qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 1; i < n && !*name; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            *name = names[i];
+    free(names);
+    return *name ? 1 : 0;
 }
 
 /* ---- exact integers in ------------------------------------------------- */

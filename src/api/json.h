@@ -4,7 +4,8 @@
  * is therefore validated here first (strict RFC 8259 grammar, bounded nesting),
  * every number literal is recorded and blanked to 0 before cJSON parses the
  * copy, and each number node's valueint is set to the index of its literal.
- * Readers get the exact text back through the document. */
+ * Readers get the exact text back through the document. Escapes cJSON
+ * cannot carry (\u0000, unpaired surrogates) reach it as U+FFFD. */
 #ifndef GRUNDY_API_JSON_H
 #define GRUNDY_API_JSON_H
 
@@ -34,6 +35,12 @@ typedef struct gr_json_doc {
 int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *e);
 
 void gr_json_free(gr_json_doc *doc);
+
+/* Whether object `obj` names a member twice (RFC 8259 leaves the meaning
+ * open; cJSON would silently use the first). Returns 1 and sets *name to
+ * the repeated name (borrowed from obj), 0 when every name is unique, -1
+ * when memory runs out. */
+int gr_json_duplicate_member(const cJSON *obj, const char **name);
 
 /* Reads a non-negative integer up to 2^63 - 1 from a JSON number written as
  * plain digits or a string of plain decimal digits. 422 naming `field`
