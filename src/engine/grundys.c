@@ -48,18 +48,15 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+
+#include "rare_mask.h"
+#include "split_scan.h"
 
 #define VALUE_LIMIT 65535u   /* values must stay below this */
 #define VALUE_SPACE 65536u   /* every XOR of two values */
 #define LANES 8u             /* heaps computed as a group */
 #define GROUP_MIN (8 * LANES) /* groups from this heap on share the rare pass */
-#define SCAN_BLOCK 16u       /* consecutive splits visited together */
-#define SCAN_SPAN 4176u      /* distance between the starts of blocks visited in a row */
 #define SCAN_CHUNK 256u      /* splits paid for at a time (a multiple of SCAN_BLOCK) */
-#define FEW_WANTED 4u        /* this many wanted values or fewer: compare, do not mark */
 #define FIRST_MASK_CHECK 64u /* first heap count at which the mask is chosen */
 
 #ifdef GR_GRUNDYS_WIDE_POSITIONS
@@ -98,16 +95,6 @@ typedef struct group {
     size_t small, half_lo, half_hi, before;
 } group;
 
-static bool is_rare(unsigned v, unsigned mask)
-{
-    unsigned x = v & mask;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return (x & 1) == 0;
-}
-
 static gr_status rare_push(grundy_solver *sv, uint64_t pos)
 {
     if (sv->nrare == sv->rare_cap) {
@@ -131,9 +118,7 @@ static gr_status rare_push(grundy_solver *sv, uint64_t pos)
  * the mask or the range changes. */
 static void classify_values(grundy_solver *sv)
 {
-    unsigned r = 1;
-    while (r <= sv->max_value || r <= sv->mask)
-        r *= 2;
+    unsigned r = power_of_two_above(sv->max_value > sv->mask ? sv->max_value : sv->mask);
     sv->range = r;
     sv->top = 2 * r < VALUE_SPACE ? 2 * r : VALUE_SPACE;
     sv->ncommon = sv->nrare_vals = 0;
@@ -149,48 +134,16 @@ static void classify_values(grundy_solver *sv)
  * every candidate mask lie below it. */
 static unsigned value_range(const grundy_solver *sv)
 {
-    unsigned r = 1;
-    while (r <= sv->max_value)
-        r *= 2;
-    return r;
+    return power_of_two_above(sv->max_value);
 }
 
-/* The mask m != 0 with the fewest rare positions so far. With W the
- * Walsh-Hadamard transform of the value tally, the rare positions number
- * (count + W(m)) / 2, so we take the least W(m) (ties: the smaller m). */
-static gr_status best_mask(const grundy_solver *sv, unsigned *mask)
-{
-    unsigned range = value_range(sv);
-    if (range < 2) {
-        *mask = 1;
-        return GR_OK;
-    }
-    int64_t *w = malloc(range * sizeof *w);
-    if (w == NULL)
-        return GR_ENOMEM;
-    for (unsigned v = 0; v < range; v++)
-        w[v] = (int64_t)sv->tally[v];
-    for (unsigned h = 1; h < range; h *= 2)
-        for (unsigned i = 0; i < range; i += 2 * h)
-            for (unsigned j = i; j < i + h; j++) {
-                int64_t x = w[j], y = w[j + h];
-                w[j] = x + y;
-                w[j + h] = x - y;
-            }
-    unsigned best = 1;
-    for (unsigned m = 2; m < range; m++)
-        if (w[m] < w[best])
-            best = m;
-    free(w);
-    *mask = best;
-    return GR_OK;
-}
-
-/* Re-chooses the mask and, when it changes, rebuilds the rare list. */
+/* Re-chooses the mask (the one with the fewest rare positions so far, by a
+ * Walsh-Hadamard transform of the value tally: rare_mask.c) and, when it
+ * changes, rebuilds the rare list. */
 static gr_status maybe_change_mask(grundy_solver *sv, gr_budget *b)
 {
     unsigned mask;
-    gr_status st = best_mask(sv, &mask);
+    gr_status st = gr_rare_mask_best(sv->tally, value_range(sv), &mask, NULL);
     if (st != GR_OK || mask == sv->mask)
         return st;
     if (!gr_budget_spend(b, sv->count))
@@ -267,67 +220,6 @@ static void mark_block(uint8_t *mark, const uint16_t *lo, const uint16_t *hi, un
     }
 }
 
-/* The values still wanted, when there are at most FEW_WANTED of them, set
- * up for block_hits: with SSE2, each broadcast to every lane of a vector. */
-#ifdef __SSE2__
-typedef struct few_values {
-    __m128i v[FEW_WANTED];
-} few_values;
-
-static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
-{
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw->v[j] = _mm_set1_epi16((short)want[j < m ? j : 0]);
-}
-
-/* The eight 16-bit lanes of v in reverse order. */
-static __m128i reverse_u16(__m128i v)
-{
-    v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
-    v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
-    return _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
-}
-
-static __m128i load_u16x8(const uint16_t *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-/* Whether a full block of splits (s + i, n - s - i), lo = g + s and
- * hi = g + n - s, yields a wanted value. */
-static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
-{
-    __m128i x0 = _mm_xor_si128(load_u16x8(lo), reverse_u16(load_u16x8(hi - 7)));
-    __m128i x1 = _mm_xor_si128(load_u16x8(lo + 8), reverse_u16(load_u16x8(hi - 15)));
-    __m128i hit = _mm_setzero_si128();
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw->v[j]),
-                                             _mm_cmpeq_epi16(x1, fw->v[j])));
-    return _mm_movemask_epi8(hit) != 0;
-}
-#else
-typedef struct few_values {
-    uint16_t v[FEW_WANTED];
-} few_values;
-
-static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
-{
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw->v[j] = want[j < m ? j : 0];
-}
-
-static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
-{
-    unsigned hit = 0;
-    for (unsigned i = 0; i < SCAN_BLOCK; i++) {
-        unsigned x = lo[i] ^ *(hi - i);
-        for (unsigned j = 0; j < FEW_WANTED; j++)
-            hit |= x == fw->v[j];
-    }
-    return hit != 0;
-}
-#endif
-
 /* Scans the splits a of n, 1 <= a <= last, until every wanted value (the
  * *nwant values in want) has turned up as an option, leaving in want the
  * ones that never did. Blocks of SCAN_BLOCK consecutive splits are visited
@@ -337,9 +229,7 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
                              unsigned *nwant, gr_budget *b)
 {
     uint64_t last = n >= 1 ? (n - 1) / 2 : 0; /* a < n - a */
-    uint64_t span = SCAN_SPAN;
-    if (last < span)
-        span = (last + SCAN_BLOCK - 1) / SCAN_BLOCK * SCAN_BLOCK;
+    uint64_t span = scan_span(last);
     const uint16_t *g = sv->g;
     uint16_t *want = sv->want;
     uint64_t paid = 0;      /* splits paid for and not yet visited */
@@ -369,12 +259,7 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
             if (since < *nwant && !few)
                 continue;
             since = 0;
-            unsigned m = *nwant, kept = 0;
-            for (unsigned k = 0; k < m; k++) {
-                uint16_t w = want[k];
-                want[kept] = w;
-                kept += mark[(size_t)w * LANES] != stamp;
-            }
+            unsigned m = *nwant, kept = prune_wanted(want, m, mark, LANES, stamp);
             *nwant = kept;
             if (kept == 0)
                 return GR_OK;
@@ -384,13 +269,8 @@ static gr_status scan_splits(grundy_solver *sv, uint8_t *mark, uint64_t n, uint8
             }
         }
     }
-    unsigned m = *nwant, kept = 0; /* the last blocks may not have been looked at */
-    for (unsigned k = 0; k < m; k++) {
-        uint16_t w = want[k];
-        want[kept] = w;
-        kept += mark[(size_t)w * LANES] != stamp;
-    }
-    *nwant = kept;
+    /* the last blocks may not have been looked at */
+    *nwant = prune_wanted(want, *nwant, mark, LANES, stamp);
     return GR_OK;
 }
 
@@ -462,10 +342,8 @@ static gr_status append_value(grundy_solver *sv, uint16_t v)
  * pass over the rare positions when n0 is large enough. */
 static gr_status group_start(grundy_solver *sv, group *gp, gr_budget *b)
 {
-    if (++sv->stamp == 0) { /* wrapped: clear what earlier groups marked */
-        memset(sv->mark, 0, (size_t)sv->top * LANES);
-        sv->stamp = 1;
-    }
+    /* on a wrap, clear what earlier groups marked */
+    fresh_stamp(&sv->stamp, sv->mark, (size_t)sv->top * LANES);
     uint64_t n0 = sv->count;
     gp->n0 = n0;
     gp->shared = n0 >= GROUP_MIN;
@@ -489,16 +367,9 @@ static gr_status group_start(grundy_solver *sv, group *gp, gr_budget *b)
  * value range has grown past the last choice. */
 static gr_status group_end(grundy_solver *sv, gr_budget *b)
 {
-    bool due = false;
-    while (sv->count >= sv->next_check) {
-        sv->next_check *= 2;
-        due = true;
-    }
-    if (sv->count >= FIRST_MASK_CHECK && value_range(sv) > sv->range_seen)
-        due = true;
-    if (!due)
+    if (!rare_mask_due(sv->count, FIRST_MASK_CHECK, value_range(sv), &sv->next_check,
+                       &sv->range_seen))
         return GR_OK;
-    sv->range_seen = value_range(sv);
     return maybe_change_mask(sv, b);
 }
 

@@ -4,36 +4,7 @@
 #include <string.h>
 
 #include "grundy/octal.h"
-
-static bool is_rare(uint16_t v, uint16_t mask)
-{
-    return (__builtin_popcount((unsigned)(v & mask)) & 1) == 0;
-}
-
-/* counts[v] for v < 65536 -> the mask m minimising the heaps with
- * popcount(v & m) even. By the Walsh-Hadamard transform W of the counts,
- * that number is (N + W[m]) / 2, so the least W[m] over m != 0 wins. */
-static uint16_t choose_mask(const uint64_t *counts, unsigned size)
-{
-    int64_t *w = malloc(size * sizeof *w);
-    if (!w)
-        return 1;
-    for (unsigned v = 0; v < size; v++)
-        w[v] = (int64_t)counts[v];
-    for (unsigned len = 1; len < size; len <<= 1)
-        for (unsigned i = 0; i < size; i += len << 1)
-            for (unsigned j = i; j < i + len; j++) {
-                int64_t a = w[j], b = w[j + len];
-                w[j] = a + b;
-                w[j + len] = a - b;
-            }
-    unsigned best = 1;
-    for (unsigned m = 2; m < size; m++)
-        if (w[m] < w[best])
-            best = m;
-    free(w);
-    return (uint16_t)best;
-}
+#include "rare_mask.h"
 
 gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix)
 {
@@ -46,7 +17,11 @@ gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix)
         return GR_ENOMEM;
     for (uint64_t n = 1; n < s->count; n++)
         counts[s->values[n]]++;
-    ix->mask = choose_mask(counts, size);
+    /* The mask with the fewest rare heaps (Walsh-Hadamard transform of the
+     * counts, rare_mask.c); mask 1 when its scratch array cannot be had. */
+    unsigned mask;
+    (void)gr_rare_mask_best(counts, size, &mask, NULL);
+    ix->mask = (uint16_t)mask;
     free(counts);
     uint64_t rare = 0;
     for (uint64_t n = 1; n < s->count; n++)

@@ -36,9 +36,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+
+#include "rare_mask.h"
+#include "split_scan.h"
 
 /* ---- parsing and formatting ---- */
 
@@ -91,9 +91,6 @@ static bool code_valid(const gr_octal_code *code)
 #define VALUE_LIMIT 65535u     /* values must stay below this */
 #define VALUE_SPACE 65536u     /* every XOR of two values */
 #define RING 8u                /* split tables kept: S(m) for the last RING values of m */
-#define SCAN_BLOCK 16u         /* consecutive splits visited together by a scan */
-#define SCAN_SPAN 4176u        /* distance between the starts of blocks visited in a row */
-#define FEW_WANTED 4u          /* this many wanted values or fewer: compare, do not mark */
 #define FIRST_MASK_CHECK 64u   /* first count at which the mode and mask are chosen */
 #define SPARSE_MIN_COUNT 256u  /* rare/common only from this many values on */
 #define SPARSE_MAX_RARE_PER_64 8u /* ... and only while rare positions are at most 8/64 */
@@ -141,16 +138,6 @@ typedef struct octal_solver {
     unsigned range_seen;
 } octal_solver;
 
-static bool is_rare(unsigned v, unsigned mask)
-{
-    unsigned x = v & mask;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return (x & 1) == 0;
-}
-
 static void solver_free(octal_solver *sv)
 {
     free(sv->g);
@@ -168,9 +155,7 @@ static void solver_free(octal_solver *sv)
  * whenever the mask or the range changes. */
 static void classify_values(octal_solver *sv)
 {
-    unsigned r = 1;
-    while (r <= sv->max_value || r <= sv->mask)
-        r *= 2;
+    unsigned r = power_of_two_above(sv->max_value > sv->mask ? sv->max_value : sv->mask);
     sv->range = r;
     sv->top = 2 * r < VALUE_SPACE ? 2 * r : VALUE_SPACE;
     for (unsigned v0 = 0; v0 < sv->top; v0 += 16) {
@@ -242,34 +227,7 @@ static gr_status rare_push(octal_solver *sv, uint64_t pos)
     return GR_OK;
 }
 
-/* A fresh stamp for a byte table of which [0, top) may have been written:
- * the table is cleared when the stamp wraps. */
-static uint8_t fresh_stamp(uint8_t *stamp, uint8_t *table, unsigned top)
-{
-    if (++*stamp == 0) {
-        memset(table, 0, top);
-        *stamp = 1;
-    }
-    return *stamp;
-}
-
 /* ---- split tables ---- */
-
-#ifdef __SSE2__
-/* The eight 16-bit lanes of v in reverse order. */
-static __m128i reverse_u16(__m128i v)
-{
-    v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
-    v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
-    return _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
-}
-
-static __m128i load_u16x8(const uint16_t *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-#endif
 
 /* Marks every split of m: g(a) ^ g(m - a), 1 <= a <= m / 2. With SSE2 on
  * x86-64, eight values are formed at once and taken out as two 64-bit
@@ -420,64 +378,6 @@ static unsigned lowest_bit(unsigned x)
 
 /* ---- the split scan of MODE_SPARSE (as in grundys.c) ---- */
 
-#ifdef __SSE2__
-typedef struct few_values {
-    __m128i v[FEW_WANTED];
-} few_values;
-
-static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
-{
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw->v[j] = _mm_set1_epi16((short)want[j < m ? j : 0]);
-}
-
-/* Whether a full block of splits (s + i, m - s - i), lo = g + s and
- * hi = g + m - s, yields a wanted value. */
-static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
-{
-    __m128i x0 = _mm_xor_si128(load_u16x8(lo), reverse_u16(load_u16x8(hi - 7)));
-    __m128i x1 = _mm_xor_si128(load_u16x8(lo + 8), reverse_u16(load_u16x8(hi - 15)));
-    __m128i hit = _mm_setzero_si128();
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi16(x0, fw->v[j]),
-                                             _mm_cmpeq_epi16(x1, fw->v[j])));
-    return _mm_movemask_epi8(hit) != 0;
-}
-#else
-typedef struct few_values {
-    uint16_t v[FEW_WANTED];
-} few_values;
-
-static void few_values_set(few_values *fw, const uint16_t *want, unsigned m)
-{
-    for (unsigned j = 0; j < FEW_WANTED; j++)
-        fw->v[j] = want[j < m ? j : 0];
-}
-
-static bool block_hits(const few_values *fw, const uint16_t *lo, const uint16_t *hi)
-{
-    unsigned hit = 0;
-    for (unsigned i = 0; i < SCAN_BLOCK; i++) {
-        unsigned x = lo[i] ^ *(hi - i);
-        for (unsigned j = 0; j < FEW_WANTED; j++)
-            hit |= x == fw->v[j];
-    }
-    return hit != 0;
-}
-#endif
-
-/* Drops from want[0 .. *nwant) the values now marked in hmark. */
-static void prune_wanted(octal_solver *sv, unsigned *nwant)
-{
-    unsigned had = *nwant, kept = 0;
-    for (unsigned k = 0; k < had; k++) {
-        uint16_t w = sv->want[k];
-        sv->want[kept] = w;
-        kept += sv->hmark[w] != sv->hstamp;
-    }
-    *nwant = kept;
-}
-
 /* Scans the splits a of m, 1 <= a <= m / 2, marking their values in hmark,
  * until every wanted value (want[0 .. *nwant)) has turned up; leaves in want
  * the ones that did not. Blocks of SCAN_BLOCK consecutive splits are visited
@@ -486,9 +386,7 @@ static void prune_wanted(octal_solver *sv, unsigned *nwant)
 static void scan_splits(octal_solver *sv, uint64_t m, unsigned *nwant)
 {
     uint64_t last = m / 2;
-    uint64_t span = SCAN_SPAN;
-    if (last < span)
-        span = (last + SCAN_BLOCK - 1) / SCAN_BLOCK * SCAN_BLOCK;
+    uint64_t span = scan_span(last);
     const uint16_t *g = sv->g;
     uint8_t *mark = sv->hmark, stamp = sv->hstamp;
     uint16_t *want = sv->want;
@@ -514,7 +412,7 @@ static void scan_splits(octal_solver *sv, uint64_t m, unsigned *nwant)
                 continue;
             since = 0;
             unsigned had = *nwant;
-            prune_wanted(sv, nwant);
+            *nwant = prune_wanted(want, had, mark, 1, stamp);
             if (*nwant == 0)
                 return;
             if (*nwant <= FEW_WANTED && *nwant < had) {
@@ -523,7 +421,7 @@ static void scan_splits(octal_solver *sv, uint64_t m, unsigned *nwant)
             }
         }
     }
-    prune_wanted(sv, nwant);
+    *nwant = prune_wanted(want, *nwant, mark, 1, stamp);
 }
 
 /* ---- one value ---- */
@@ -604,41 +502,7 @@ static gr_status next_value(octal_solver *sv, uint16_t *value)
 /* Smallest power of two above every value seen. */
 static unsigned value_range(const octal_solver *sv)
 {
-    unsigned r = 1;
-    while (r <= sv->max_value)
-        r *= 2;
-    return r;
-}
-
-/* The mask m != 0 with the fewest rare positions so far, and how many
- * (Walsh-Hadamard transform of the tally, as in grundys.c). */
-static gr_status best_mask(const octal_solver *sv, unsigned *mask, uint64_t *rare)
-{
-    unsigned range = value_range(sv);
-    *mask = 1;
-    *rare = sv->count;
-    if (range < 2)
-        return GR_OK;
-    int64_t *w = malloc(range * sizeof *w);
-    if (w == NULL)
-        return GR_ENOMEM;
-    for (unsigned v = 0; v < range; v++)
-        w[v] = (int64_t)sv->tally[v];
-    for (unsigned h = 1; h < range; h *= 2)
-        for (unsigned i = 0; i < range; i += 2 * h)
-            for (unsigned j = i; j < i + h; j++) {
-                int64_t x = w[j], y = w[j + h];
-                w[j] = x + y;
-                w[j + h] = x - y;
-            }
-    unsigned best = 1;
-    for (unsigned m = 2; m < range; m++)
-        if (w[m] < w[best])
-            best = m;
-    *mask = best;
-    *rare = (uint64_t)(((int64_t)sv->count + w[best]) / 2);
-    free(w);
-    return GR_OK;
+    return power_of_two_above(sv->max_value);
 }
 
 /* Chooses between the plain mex and rare/common (with the best mask) when
@@ -646,19 +510,15 @@ static gr_status best_mask(const octal_solver *sv, unsigned *mask, uint64_t *rar
  * way; only the speed differs. */
 static gr_status choose_mode(octal_solver *sv)
 {
-    bool due = false;
-    while (sv->count >= sv->next_check) {
-        sv->next_check *= 2;
-        due = true;
-    }
-    if (sv->count >= FIRST_MASK_CHECK && value_range(sv) > sv->range_seen)
-        due = true;
-    if (!due || sv->nsplit == 0)
+    if (!rare_mask_due(sv->count, FIRST_MASK_CHECK, value_range(sv), &sv->next_check,
+                       &sv->range_seen) ||
+        sv->nsplit == 0)
         return GR_OK;
-    sv->range_seen = value_range(sv);
+    /* The mask m != 0 with the fewest rare positions so far, and how many
+     * (Walsh-Hadamard transform of the tally: rare_mask.c). */
     unsigned mask;
     uint64_t rare;
-    gr_status st = best_mask(sv, &mask, &rare);
+    gr_status st = gr_rare_mask_best(sv->tally, value_range(sv), &mask, &rare);
     if (st != GR_OK)
         return st;
     /* Rare/common pays when rare positions are few and the scans short;

@@ -367,6 +367,16 @@ static gr_status sweep_set_make(const gr_rule_set *set, uint64_t nwords, gr_budg
     return GR_OK;
 }
 
+/* The end of a query: frees the set, and buf too unless st is GR_OK (the
+ * result then owns it); returns st. */
+static gr_status query_end(gr_status st, gr_rule_set *set, void *buf)
+{
+    gr_rule_set_free(set);
+    if (st != GR_OK)
+        free(buf);
+    return st;
+}
+
 gr_status gr_rule_outcomes(gr_rule rule, uint64_t n_max, gr_budget *b, gr_outcome_bits *out)
 {
     memset(out, 0, sizeof *out);
@@ -386,16 +396,10 @@ gr_status gr_rule_outcomes(gr_rule rule, uint64_t n_max, gr_budget *b, gr_outcom
     if (st == GR_OK)
         st = words == NULL ? GR_ENOMEM : sweep(words, count, &ss, b, &p_count);
     free(ss.bits);
-    gr_rule_set_free(&set);
-    if (st != GR_OK) {
-        free(words);
-        return st;
-    }
-    out->words = words;
-    out->count = count;
-    out->p_count = p_count;
-    out->owned = words;
-    return GR_OK;
+    if (query_end(st, &set, words) == GR_OK)
+        *out = (gr_outcome_bits){ .words = words, .count = count, .p_count = p_count,
+                                  .owned = words };
+    return st;
 }
 
 /* ---- Grundy values ----------------------------------------------------- */
@@ -459,16 +463,9 @@ gr_status gr_rule_grundy(gr_rule rule, uint64_t n_max, gr_budget *b, gr_seq *out
     uint16_t *g = malloc((size_t)count * sizeof *g);
     uint16_t top = 0;
     st = g == NULL ? GR_ENOMEM : grundy_fill(g, count, &set, b, &top);
-    gr_rule_set_free(&set);
-    if (st != GR_OK) {
-        free(g);
-        return st;
-    }
-    out->values = g;
-    out->count = count;
-    out->max_value = top;
-    out->owned = g;
-    return GR_OK;
+    if (query_end(st, &set, g) == GR_OK)
+        *out = (gr_seq){ .values = g, .count = count, .max_value = top, .owned = g };
+    return st;
 }
 
 /* ---- moves --------------------------------------------------------------- */
