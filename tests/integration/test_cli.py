@@ -15,148 +15,40 @@ import http.client
 import json
 import os
 import random
-import re
-import signal
 import subprocess
 import sys
-import threading
-import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
+import harness  # noqa: E402
+from harness import Client, Tap, bad_number_tokens, run_main  # noqa: E402
 
-HOST = "127.0.0.1"
 WATCHDOG_SECONDS = 55
 E18 = 10**18
 INT_MAX = 2**63 - 1
 
-# ---------------------------------------------------------------------------
-# TAP
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, ok, name, diags=()):
-        self.n += 1
-        self.failed += not ok
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-        for d in list(diags)[:25]:
-            for line in str(d).splitlines() or [""]:
-                print("# " + line)
-        if len(diags) > 25:
-            print("# ... and %d more" % (len(diags) - 25))
-        sys.stdout.flush()
-
-    def diag(self, msg):
-        for line in str(msg).splitlines():
-            print("# " + line)
-        sys.stdout.flush()
-
-    def run(self, name, fn, *args):
-        try:
-            problems = fn(*args)
-        except Exception:
-            problems = ["exception:"] + traceback.format_exc().splitlines()
-        self.result(not problems, name, problems or ())
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d - %s # SKIP %s" % (self.n, name, why))
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-
-
-TAP = Tap()
+TAP = Tap(timing=False)
 
 # ---------------------------------------------------------------------------
 # Processes
 
 
-class Daemon:
-    def __init__(self, binary):
-        self.port = None
-        self.lines = []
-        self.cv = threading.Condition()
-        self.proc = subprocess.Popen([binary, "--host", HOST, "--port", "0"],
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 10
-        with self.cv:
-            while self.port is None and self.proc.poll() is None and time.monotonic() < deadline:
-                self.cv.wait(max(0.01, deadline - time.monotonic()))
-        if self.port is None:
-            self.kill()
-            raise RuntimeError("grundyd did not log event=ready: %r" % self.lines)
-        self.conn = None
+class Daemon(harness.Daemon):
+    """grundyd with one keep-alive connection for post()."""
 
-    def _read(self):
-        for raw in self.proc.stderr:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            with self.cv:
-                self.lines.append(line)
-                m = re.search(r"event=ready addr=\S+:(\d+)", line)
-                if m and self.port is None:
-                    self.port = int(m.group(1))
-                self.cv.notify_all()
+    client = None
 
     def post(self, body):
         """(status, raw body bytes) for a POST /v1/analyze."""
-        if isinstance(body, str):
-            body = body.encode()
-        for attempt in range(2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=20)
-            try:
-                self.conn.request("POST", "/v1/analyze", body=body,
-                                  headers={"Content-Type": "application/json"})
-                r = self.conn.getresponse()
-                raw = r.read()
-                if r.will_close:
-                    self.conn.close()
-                    self.conn = None
-                return r.status, raw
-            except (ConnectionError, http.client.HTTPException):
-                self.conn.close()
-                self.conn = None
-                if attempt:
-                    raise
+        if self.client is None:
+            self.client = Client(self.port, retry_on=(ConnectionError, http.client.HTTPException))
+        r = self.client.post(body)
+        return r.status, r.raw
 
     def stop(self):
-        if self.conn is not None:
-            self.conn.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                return self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        return self.proc.returncode
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-DAEMONS = []
-
-
-def watchdog():
-    print("Bail out! test_cli.py exceeded %d s" % WATCHDOG_SECONDS)
-    sys.stdout.flush()
-    for d in DAEMONS:
-        d.kill()
-    os._exit(1)
+        if self.client is not None:
+            self.client.close()
+        return super().stop()
 
 
 def run_cli(grundy, args, stdin=b"", timeout=20):
@@ -164,14 +56,6 @@ def run_cli(grundy, args, stdin=b"", timeout=20):
     p = subprocess.run([grundy] + args, input=stdin, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
-
-
-NUM_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9][0-9.eE+-]*)')
-
-
-def bad_number_tokens(raw):
-    return [m.group(1).decode() for m in NUM_TOKEN.finditer(raw)
-            if m.group(1) is not None and not re.fullmatch(rb"[0-9]+", m.group(1))]
 
 
 # ---------------------------------------------------------------------------
@@ -502,15 +386,11 @@ def main():
         print("usage: test_cli.py path/to/grundy [path/to/grundyd]", file=sys.stderr)
         return 2
     grundy = sys.argv[1]
-    dog = threading.Timer(WATCHDOG_SECONDS, watchdog)
-    dog.daemon = True
-    dog.start()
-    t0 = time.monotonic()
-    daemon = None
-    try:
+
+    def body():
+        daemon = None
         if len(sys.argv) == 3:
             daemon = Daemon(sys.argv[2])
-            DAEMONS.append(daemon)
             TAP.result(True, "grundyd started on 127.0.0.1:%d for comparison" % daemon.port)
         else:
             TAP.diag("no grundyd given: answers are checked against brute force only")
@@ -532,15 +412,8 @@ def main():
             rc = daemon.stop()
             TAP.result(rc == 0, "grundyd stopped with SIGTERM, exit 0",
                        () if rc == 0 else ["exit status %r" % rc])
-    except Exception:
-        TAP.result(False, "harness error", traceback.format_exc().splitlines())
-    finally:
-        for d in DAEMONS:
-            d.kill()
-        dog.cancel()
-    TAP.diag("runtime %.1f s" % (time.monotonic() - t0))
-    TAP.finish()
-    return 1 if TAP.failed else 0
+
+    return run_main(TAP, "test_cli.py", WATCHDOG_SECONDS, body)
 
 
 if __name__ == "__main__":

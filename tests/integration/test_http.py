@@ -21,226 +21,19 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
+from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, run_main  # noqa: E402
 
-HOST = "127.0.0.1"
 WATCHDOG_SECONDS = 55
 INT_MAX = 2**63 - 1
 E18 = 10**18
 
-# ---------------------------------------------------------------------------
-# TAP
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-        self.lock = threading.Lock()
-
-    def result(self, ok, name, diags=()):
-        with self.lock:
-            self.n += 1
-            if not ok:
-                self.failed += 1
-            print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-            for d in list(diags)[:25]:
-                for line in str(d).splitlines() or [""]:
-                    print("# " + line)
-            if len(diags) > 25:
-                print("# ... and %d more" % (len(diags) - 25))
-            sys.stdout.flush()
-
-    def diag(self, msg):
-        with self.lock:
-            for line in str(msg).splitlines():
-                print("# " + line)
-            sys.stdout.flush()
-
-    def run(self, name, fn, *args):
-        """fn returns a list of problems (empty = pass) or raises."""
-        t0 = time.monotonic()
-        try:
-            problems = fn(*args)
-        except Exception:
-            problems = ["exception:"] + traceback.format_exc().splitlines()
-        dt = time.monotonic() - t0
-        self.result(not problems, name, problems or ())
-        if dt >= 1.0:
-            self.diag("took %.1f s" % dt)
-        return not problems
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-
-
 TAP = Tap()
 
 # ---------------------------------------------------------------------------
-# Daemon
-
-
-class Daemon:
-    def __init__(self, binary, *extra):
-        self.lines = []
-        self.cv = threading.Condition()
-        self.port = None
-        self.proc = subprocess.Popen(
-            [binary, "--host", HOST, "--port", "0"] + list(extra),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + 10
-        with self.cv:
-            while self.port is None and self.proc.poll() is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self.cv.wait(left)
-        if self.port is None:
-            self.kill()
-            raise RuntimeError("grundyd did not log event=ready within 10 s; stderr: %r" % self.lines)
-
-    def _read(self):
-        for raw in self.proc.stderr:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            with self.cv:
-                self.lines.append(line)
-                if self.port is None and "event=ready" in line:
-                    m = re.search(r"addr=(\S+):(\d+)", line)
-                    if m:
-                        self.port = int(m.group(2))
-                self.cv.notify_all()
-        with self.cv:
-            self.cv.notify_all()
-
-    def log(self):
-        with self.cv:
-            return list(self.lines)
-
-    def wait_log(self, needle, timeout):
-        deadline = time.monotonic() + timeout
-        with self.cv:
-            while not any(needle in line for line in self.lines):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self.cv.wait(min(left, 0.2))
-            return True
-
-    def terminate(self, timeout=15):
-        """SIGTERM; returns the exit status or None if it did not exit in time."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return None
-        self.reader.join(5)
-        return rc
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-DAEMONS = []
-
-
-def watchdog():
-    print("Bail out! test_http.py exceeded %d s" % WATCHDOG_SECONDS)
-    sys.stdout.flush()
-    for d in DAEMONS:
-        d.kill()
-    os._exit(1)
-
-
-# ---------------------------------------------------------------------------
 # HTTP helpers
-
-NUM_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9][0-9.eE+-]*)')
-
-
-def bad_number_tokens(raw):
-    """Numeric tokens of a JSON text that are not plain non-negative digits."""
-    return [m.group(1).decode() for m in NUM_TOKEN.finditer(raw)
-            if m.group(1) is not None and not re.fullmatch(rb"[0-9]+", m.group(1))]
-
-
-class Resp:
-    def __init__(self, status, headers, raw):
-        self.status = status
-        self.headers = headers  # list of (name, value)
-        self.raw = raw
-        try:
-            self.json = json.loads(raw.decode("utf-8")) if raw else None
-        except ValueError:
-            self.json = None
-
-    def header(self, name):
-        for k, v in self.headers:
-            if k.lower() == name.lower():
-                return v
-        return None
-
-    def __repr__(self):
-        return "<%d %r>" % (self.status, self.raw[:300])
-
-
-class Client:
-    """One keep-alive connection; reconnects after an error."""
-
-    def __init__(self, port, timeout=20):
-        self.port = port
-        self.timeout = timeout
-        self.conn = None
-
-    def request(self, method, path, body=None, headers=None):
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body).encode()
-        elif isinstance(body, str):
-            body = body.encode()
-        hdrs = {"Content-Type": "application/json"} if body is not None else {}
-        hdrs.update(headers or {})
-        for attempt in range(2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
-            try:
-                self.conn.request(method, path, body=body, headers=hdrs)
-                r = self.conn.getresponse()
-                raw = r.read()
-                resp = Resp(r.status, r.getheaders(), raw)
-                if r.will_close:
-                    self.close()
-                return resp
-            except (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine):
-                # a keep-alive connection the server closed: retry once, fresh
-                self.close()
-                if attempt:
-                    raise
-            except Exception:
-                self.close()
-                raise
-
-    def post(self, body, headers=None):
-        return self.request("POST", "/v1/analyze", body, headers)
-
-    def close(self):
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:
-                pass
-            self.conn = None
 
 
 def raw_exchange(port, data, timeout=10):
@@ -1391,7 +1184,6 @@ def t_sigterm_drain(binary):
     complete, correct 200; the process exits 0 and logs event=stopped."""
     p = []
     d = Daemon(binary, "--threads", "8", "--budget", "4000000000", "--drain-timeout", "10")
-    DAEMONS.append(d)
     try:
         # pick a size that takes roughly 0.3 s or more here
         slow = None
@@ -1487,7 +1279,6 @@ def t_sigterm_after_abort(binary):
     nothing abandoned (rather than waiting out the whole drain time)."""
     p = []
     d = Daemon(binary, "--threads", "2", "--drain-timeout", "3")
-    DAEMONS.append(d)
     try:
         for _ in range(5):
             s = socket.create_connection((HOST, d.port), timeout=5)
@@ -1541,14 +1332,9 @@ def main():
         print("usage: test_http.py path/to/grundyd", file=sys.stderr)
         return 2
     binary = sys.argv[1]
-    dog = threading.Timer(WATCHDOG_SECONDS, watchdog)
-    dog.daemon = True
-    dog.start()
-    t_start = time.monotonic()
-    d = None
-    try:
+
+    def body():
         d = Daemon(binary, "--threads", "4", "--max-body", "1048576")
-        DAEMONS.append(d)
         port = d.port
         TAP.result(True, "grundyd started on 127.0.0.1:%d" % port)
         client = Client(port)
@@ -1600,15 +1386,8 @@ def main():
         TAP.run("SIGTERM with slow requests in flight: all answered, exit 0", t_sigterm_drain, binary)
         TAP.run("SIGTERM after a client hung up mid-upload: prompt exit, nothing abandoned",
                 t_sigterm_after_abort, binary)
-    except Exception:
-        TAP.result(False, "harness error", traceback.format_exc().splitlines())
-    finally:
-        for dd in DAEMONS:
-            dd.kill()
-        dog.cancel()
-    TAP.diag("runtime %.1f s" % (time.monotonic() - t_start))
-    TAP.finish()
-    return 1 if TAP.failed else 0
+
+    return run_main(TAP, "test_http.py", WATCHDOG_SECONDS, body)
 
 
 if __name__ == "__main__":

@@ -23,228 +23,30 @@ the outcome games, so value(next) = -value); for stone_prefix, where value
 is the stones the mover collects, value(next) = total(next) - (value - taken).
 """
 
-import http.client
 import itertools
 import json
 import os
 import random
-import re
-import subprocess
 import sys
 import threading
-import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
+from harness import Client, Daemon, Tap, bad_number_tokens, run_main  # noqa: E402
 
-HOST = "127.0.0.1"
 WATCHDOG_SECONDS = 240
 INT_MAX = 2**63 - 1
 BIG = 4611686018427387904  # 2^62
 WORKERS = 4
 
-# ---------------------------------------------------------------------------
-# TAP
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-        self.lock = threading.Lock()
-
-    def result(self, ok, name, diags=()):
-        with self.lock:
-            self.n += 1
-            if not ok:
-                self.failed += 1
-            print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-            for d in list(diags)[:25]:
-                for line in str(d).splitlines() or [""]:
-                    print("# " + line)
-            if len(diags) > 25:
-                print("# ... and %d more" % (len(diags) - 25))
-            sys.stdout.flush()
-
-    def diag(self, msg):
-        with self.lock:
-            for line in str(msg).splitlines():
-                print("# " + line)
-            sys.stdout.flush()
-
-    def run(self, name, fn, *args):
-        """fn returns a list of problems (empty = pass) or raises."""
-        t0 = time.monotonic()
-        try:
-            problems = fn(*args)
-        except Exception:
-            problems = ["exception:"] + traceback.format_exc().splitlines()
-        dt = time.monotonic() - t0
-        self.result(not problems, name, problems or ())
-        if dt >= 1.0:
-            self.diag("took %.1f s" % dt)
-        return not problems
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-
-
 TAP = Tap()
-
-# ---------------------------------------------------------------------------
-# Daemon
-
-
-class Daemon:
-    def __init__(self, binary, *extra):
-        self.lines = []
-        self.cv = threading.Condition()
-        self.port = None
-        self.proc = subprocess.Popen(
-            [binary, "--host", HOST, "--port", "0"] + list(extra),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + 10
-        with self.cv:
-            while self.port is None and self.proc.poll() is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self.cv.wait(left)
-        if self.port is None:
-            self.kill()
-            raise RuntimeError("grundyd did not log event=ready within 10 s; stderr: %r" % self.lines)
-
-    def _read(self):
-        for raw in self.proc.stderr:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            with self.cv:
-                self.lines.append(line)
-                if self.port is None and "event=ready" in line:
-                    m = re.search(r"addr=(\S+):(\d+)", line)
-                    if m:
-                        self.port = int(m.group(2))
-                self.cv.notify_all()
-        with self.cv:
-            self.cv.notify_all()
-
-    def terminate(self, timeout=15):
-        """SIGTERM; returns the exit status or None if it did not exit in time."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        try:
-            rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return None
-        self.reader.join(5)
-        return rc
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-DAEMONS = []
-
-
-def watchdog():
-    print("Bail out! test_scores.py exceeded %d s" % WATCHDOG_SECONDS)
-    sys.stdout.flush()
-    for d in DAEMONS:
-        d.kill()
-    os._exit(1)
-
-
-# ---------------------------------------------------------------------------
-# HTTP
-
-
-class Resp:
-    def __init__(self, status, headers, raw, elapsed):
-        self.status = status
-        self.headers = headers
-        self.raw = raw
-        self.elapsed = elapsed
-        try:
-            # object_pairs_hook keeps member order; ints stay exact
-            self.pairs = json.loads(raw.decode("utf-8"), object_pairs_hook=list) if raw else None
-            self.json = json.loads(raw.decode("utf-8")) if raw else None
-        except ValueError:
-            self.pairs = self.json = None
-
-    def header(self, name):
-        for k, v in self.headers:
-            if k.lower() == name.lower():
-                return v
-        return None
-
-    def __repr__(self):
-        return "<%d %r>" % (self.status, self.raw[:300])
-
-
-class Client:
-    """One keep-alive connection; reconnects after an error."""
-
-    def __init__(self, port, timeout=20):
-        self.port = port
-        self.timeout = timeout
-        self.conn = None
-
-    def post(self, body):
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body).encode()
-        elif isinstance(body, str):
-            body = body.encode()
-        hdrs = {"Content-Type": "application/json"}
-        for attempt in range(2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
-            try:
-                t0 = time.monotonic()
-                self.conn.request("POST", "/v1/analyze", body=body, headers=hdrs)
-                r = self.conn.getresponse()
-                raw = r.read()
-                resp = Resp(r.status, r.getheaders(), raw, time.monotonic() - t0)
-                if r.will_close:
-                    self.close()
-                return resp
-            except (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine):
-                self.close()
-                if attempt:
-                    raise
-            except Exception:
-                self.close()
-                raise
-
-    def close(self):
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:
-                pass
-            self.conn = None
-
 
 # ---------------------------------------------------------------------------
 # Answer checks
 
 ANSWER_ORDER = ["game", "convention", "winner", "grundy", "value", "components", "move", "next",
                 "explanation"]
-NUM_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9][0-9.eE+-]*)')
-
-
-def bad_number_tokens(raw):
-    """Numeric tokens that are not plain integers (an optional '-', digits)."""
-    return [m.group(1).decode() for m in NUM_TOKEN.finditer(raw)
-            if m.group(1) is not None and not re.fullmatch(rb"-?(0|[1-9][0-9]*)", m.group(1))]
 
 
 def is_int(v):
@@ -258,13 +60,13 @@ def shape_problems(resp, query):
     ct = resp.header("Content-Type") or ""
     if not ct.startswith("application/json"):
         p.append("Content-Type %r" % ct)
-    a = resp.json
-    if not isinstance(a, dict) or not isinstance(resp.pairs, list):
+    a, pairs = resp.json, resp.pairs
+    if not isinstance(a, dict) or not isinstance(pairs, list):
         return p + ["body is not a JSON object: %r" % resp.raw[:200]]
-    keys = [k for k, _ in resp.pairs]
+    keys = [k for k, _ in pairs]
     if keys != ANSWER_ORDER:
         p.append("members %r, want %r in that order" % (keys, ANSWER_ORDER))
-    bad = bad_number_tokens(resp.raw)
+    bad = bad_number_tokens(resp.raw, signed=True)
     if bad:
         p.append("numbers not written as plain integers: %r" % bad[:5])
     if a.get("game") != query.get("game"):
@@ -935,13 +737,9 @@ def main():
         print("usage: test_scores.py path/to/grundyd", file=sys.stderr)
         return 2
     binary = sys.argv[1]
-    dog = threading.Timer(WATCHDOG_SECONDS, watchdog)
-    dog.daemon = True
-    dog.start()
-    t_start = time.monotonic()
-    try:
+
+    def body():
         d = Daemon(binary, "--threads", str(WORKERS))
-        DAEMONS.append(d)
         TAP.result(True, "grundyd started on 127.0.0.1:%d" % d.port)
         ck = Checker(d.port)
 
@@ -972,15 +770,8 @@ def main():
         TAP.diag("%d queries sent" % ck.count)
         rc = d.terminate(15)
         TAP.result(rc == 0, "SIGTERM: grundyd exits 0", [] if rc == 0 else ["exit status %r" % rc])
-    except Exception:
-        TAP.result(False, "harness error", traceback.format_exc().splitlines())
-    finally:
-        for dd in DAEMONS:
-            dd.kill()
-        dog.cancel()
-    TAP.diag("runtime %.1f s" % (time.monotonic() - t_start))
-    TAP.finish()
-    return 1 if TAP.failed else 0
+
+    return run_main(TAP, "test_scores.py", WATCHDOG_SECONDS, body)
 
 
 if __name__ == "__main__":

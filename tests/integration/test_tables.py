@@ -34,19 +34,17 @@ import json
 import os
 import re
 import shutil
-import signal
 import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
+import harness  # noqa: E402
+from harness import HOST, Tap, run_main  # noqa: E402
 
-HOST = "127.0.0.1"
 WATCHDOG_SECONDS = 150
 E18 = 10**18
 SMALL_GRUNDYS = 4096
@@ -55,55 +53,6 @@ EXIT_WAIT = 5  # seconds a refusing daemon may take to exit
 
 # Reference facts (references.md): (preperiod, period) of the named octal games.
 PERIODS = {"0.77": (71, 12), "0.07": (53, 34), "0.137": (52, 34)}
-
-# ---------------------------------------------------------------------------
-# TAP
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, ok, name, diags=()):
-        self.n += 1
-        self.failed += not ok
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-        diags = list(diags)
-        for d in diags[:25]:
-            for line in str(d).splitlines() or [""]:
-                print("# " + line)
-        if len(diags) > 25:
-            print("# ... and %d more" % (len(diags) - 25))
-        sys.stdout.flush()
-
-    def diag(self, msg):
-        for line in str(msg).splitlines():
-            print("# " + line)
-        sys.stdout.flush()
-
-    def run(self, name, fn, *args):
-        """fn returns a list of problems (empty = pass) or raises."""
-        t0 = time.monotonic()
-        try:
-            problems = fn(*args)
-        except Exception:
-            problems = ["exception:"] + traceback.format_exc().splitlines()
-        self.result(not problems, name, problems or ())
-        dt = time.monotonic() - t0
-        if dt >= 1.0:
-            self.diag("took %.1f s" % dt)
-        return not problems
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d - %s # SKIP %s" % (self.n, name, why))
-        sys.stdout.flush()
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-
 
 TAP = Tap()
 
@@ -155,46 +104,10 @@ def seal_header(data):
 # Processes and HTTP
 
 
-DAEMONS = []
+class Daemon(harness.Daemon):
+    """grundyd with a fresh connection per request."""
 
-
-class Daemon:
-    def __init__(self, binary, *extra, env=None):
-        self.lines = []
-        self.cv = threading.Condition()
-        self.port = None
-        self.proc = subprocess.Popen(
-            [binary, "--host", HOST, "--port", "0"] + list(extra),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        DAEMONS.append(self)
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 15
-        with self.cv:
-            while self.port is None and self.proc.poll() is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self.cv.wait(min(left, 0.2))
-        if self.port is None:
-            self.kill()
-            raise RuntimeError("grundyd did not log event=ready within 15 s; stderr: %r" % self.lines)
-
-    def _read(self):
-        for raw in self.proc.stderr:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            with self.cv:
-                self.lines.append(line)
-                if self.port is None and "event=ready" in line:
-                    m = re.search(r"addr=(\S+):(\d+)", line)
-                    if m:
-                        self.port = int(m.group(2))
-                self.cv.notify_all()
-        with self.cv:
-            self.cv.notify_all()
-
-    def ready_line(self):
-        with self.cv:
-            return next((line for line in self.lines if "event=ready" in line), "")
+    ready_timeout = 15
 
     def request(self, method, path, body=None):
         """(status, headers dict, raw body, parsed JSON or None)."""
@@ -218,31 +131,6 @@ class Daemon:
     def analyze(self, query):
         status, _, raw, parsed = self.request("POST", "/v1/analyze", query)
         return status, raw, parsed
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        return self.proc.returncode
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-def watchdog():
-    print("Bail out! test_tables.py exceeded %d s" % WATCHDOG_SECONDS)
-    sys.stdout.flush()
-    for d in DAEMONS:
-        d.kill()
-    os._exit(1)
 
 
 def run(args, timeout=60, env=None):
@@ -751,12 +639,9 @@ def main():
         print("usage: test_tables.py path/to/grundyd path/to/grundy", file=sys.stderr)
         return 2
     grundyd, grundy = (os.path.abspath(a) for a in sys.argv[1:3])
-    dog = threading.Timer(WATCHDOG_SECONDS, watchdog)
-    dog.daemon = True
-    dog.start()
-    t_start = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="grundy-test-tables-", dir="/tmp")
-    try:
+
+    def body():
         path = os.path.join(tmp, "small.tables")
         built = TAP.run("grundy tables build writes atomically: target replaced, no temporary file left",
                         t_build_atomic, grundy, tmp, path)
@@ -796,16 +681,9 @@ def main():
             TAP.run(names[2], t_default_bound, d)
             TAP.run(names[3], t_octal_far, d)
             d.stop()
-    except Exception:
-        TAP.result(False, "harness error", traceback.format_exc().splitlines())
-    finally:
-        for d in DAEMONS:
-            d.kill()
-        shutil.rmtree(tmp, ignore_errors=True)
-        dog.cancel()
-    TAP.diag("runtime %.1f s" % (time.monotonic() - t_start))
-    TAP.finish()
-    return 1 if TAP.failed else 0
+
+    return run_main(TAP, "test_tables.py", WATCHDOG_SECONDS, body,
+                    cleanup=lambda: shutil.rmtree(tmp, ignore_errors=True))
 
 
 if __name__ == "__main__":
