@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "seq_check.h"
 
 
 #define BIG_BUDGET 100000000000u
@@ -70,29 +71,6 @@ static void check_against_naive(const gr_seq *s, const uint16_t *g, uint64_t upt
         if (v != g[n])
             ck_abort_msg("%s g(%llu): engine %u, naive %u", text, (unsigned long long)n, v,
                          g[n]);
-    }
-}
-
-/* The reported (preperiod, period) holds on the naive values, fails one step
- * earlier, and no p / q (q prime) is a period from the preperiod. */
-static void check_least_period(const gr_seq *s, const uint16_t *g, uint64_t upto)
-{
-    uint64_t pre = s->preperiod, p = s->period;
-    REQUIRE(upto >= pre + 2 * p);
-    for (uint64_t n = pre; n + p < upto; n++)
-        REQUIRE_EQ(g[n], g[n + p]);
-    if (pre > 0)
-        REQUIRE(g[pre - 1] != g[pre - 1 + p]);
-    uint64_t rest = p;
-    for (uint64_t q = 2; q <= rest; q++) {
-        if (rest % q != 0)
-            continue;
-        while (rest % q == 0)
-            rest /= q;
-        bool differs = false;
-        for (uint64_t n = pre; n < pre + p && !differs; n++)
-            differs = g[n] != g[n + p / q];
-        REQUIRE(differs);
     }
 }
 

@@ -94,12 +94,6 @@ static int dense_given(gr_query *q, graph_input *in, uint64_t nodes)
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static int dense_compressed(gr_query *q, graph_input *in)
 {
     size_t total = 2 * in->nedges + in->ntokens, m = 0;
@@ -107,7 +101,7 @@ static int dense_compressed(gr_query *q, graph_input *in)
     if (!in->names)
         return gr_oom(q);
     memcpy(in->names, in->ids, total * sizeof *in->ids);
-    qsort(in->names, total, sizeof *in->names, cmp_u64);
+    qsort(in->names, total, sizeof *in->names, gr_cmp_u64);
     for (size_t k = 0; k < total; k++)
         if (m == 0 || in->names[m - 1] != in->names[k])
             in->names[m++] = in->names[k];
@@ -115,7 +109,7 @@ static int dense_compressed(gr_query *q, graph_input *in)
         return gr_fail(q->err, 422, "too_many", "edges", "the graph has %zu nodes; the limit is %" PRIu64,
                        m, q->limits->max_nodes);
     for (size_t k = 0; k < total; k++) {
-        const uint64_t *hit = bsearch(&in->ids[k], in->names, m, sizeof *in->names, cmp_u64);
+        const uint64_t *hit = bsearch(&in->ids[k], in->names, m, sizeof *in->names, gr_cmp_u64);
         in->dense[k] = (uint32_t)(hit - in->names);
     }
     in->nnodes = (uint32_t)m;

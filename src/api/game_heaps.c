@@ -60,17 +60,11 @@ static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorts and removes repeats, so that equal sets share one cache key. */
 static size_t normalise_moves(uint64_t *moves, size_t n)
 {
     size_t m = 0;
-    qsort(moves, n, sizeof *moves, cmp_u64);
+    qsort(moves, n, sizeof *moves, gr_cmp_u64);
     for (size_t i = 0; i < n; i++)
         if (m == 0 || moves[m - 1] != moves[i])
             moves[m++] = moves[i];

@@ -69,20 +69,8 @@ static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
         has_move |= piles[i] > 0;
     if (!win || !has_move)
         return 0;
-    cJSON *move = gr_ans_move(q);
-    if (!move)
-        return -1;
-    uint64_t from = piles[pm.pile];
-    gr_json_add_u64(move, "pile", pm.pile);
-    gr_json_add_u64(move, "take", from - pm.to);
-    gr_json_add_u64(move, "from", from);
-    gr_json_add_u64(move, "to", pm.to);
-    gr_text text = { .len = 0 };
-    gr_text_add(&text, "Take %" PRIu64 " from pile %zu (%" PRIu64 " -> %" PRIu64 ").", from - pm.to,
-                pm.pile, from, pm.to);
-    cJSON_AddStringToObject(move, "text", text.buf);
-    gr_heap_move mv = { .take = from - pm.to, .nparts = pm.to ? 1 : 0, .part = { pm.to, 0 } };
-    return gr_next_piles(q, piles, n, pm.pile, &mv);
+    gr_heap_move mv = { .take = piles[pm.pile] - pm.to, .nparts = pm.to ? 1 : 0, .part = { pm.to, 0 } };
+    return gr_heap_answer_move(q, piles, n, pm.pile, &mv);
 }
 
 int gr_analyze_nim(gr_query *q)

@@ -152,18 +152,7 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     if (s != GR_OK)
         return gr_fail_engine(q->err, s, "piles[0]", "finding the winning move");
     gr_heap_move mv = { .take = take, .nparts = piles[0] > take ? 1 : 0, .part = { piles[0] - take, 0 } };
-    cJSON *move = gr_ans_move(q);
-    if (!move)
-        return -1;
-    gr_json_add_u64(move, "pile", 0);
-    gr_json_add_u64(move, "take", take);
-    gr_json_add_u64(move, "from", piles[0]);
-    gr_json_add_u64(move, "to", piles[0] - take);
-    gr_text t = { .len = 0 };
-    gr_text_add(&t, "Take %" PRIu64 " from pile 0 (%" PRIu64 " -> %" PRIu64 ").", take, piles[0],
-                piles[0] - take);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    return gr_next_piles(q, piles, 1, 0, &mv);
+    return gr_heap_answer_move(q, piles, 1, 0, &mv);
 }
 
 int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)

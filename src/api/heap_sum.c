@@ -4,6 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int gr_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 uint64_t gr_max_u64(const uint64_t *v, size_t n)
 {
     uint64_t m = 0;
@@ -82,7 +88,7 @@ static void move_text(cJSON *move, size_t i, uint64_t n, const gr_heap_move *mv)
     cJSON_AddStringToObject(move, "text", t.buf);
 }
 
-static int add_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
 {
     cJSON *move = gr_ans_move(q);
     if (!move)
@@ -116,7 +122,7 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
         }
         gr_text_add(&q->ans.explanation, " Move pile %zu from Grundy value %" PRIu64 " to %" PRIu64 ".",
                     i, values[i], target);
-        return add_move(q, piles, n, i, &mv);
+        return gr_heap_answer_move(q, piles, n, i, &mv);
     }
     return gr_fail(q->err, 500, "internal", "piles", "no winning move found; please report this query");
 }

@@ -23,6 +23,13 @@ typedef struct gr_heap_rules {
 /* Fills q->ans for the heaps `piles` (field "piles") under normal play. */
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r);
 
+/* Writes ans.move ({pile, take, from, to | split, text}) and ans.next for
+ * move mv on pile i: the one shape every heap game answers with. */
+int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
+
+/* qsort/bsearch order for uint64_t. */
+int gr_cmp_u64(const void *a, const void *b);
+
 /* Largest entry of piles (0 for none). */
 uint64_t gr_max_u64(const uint64_t *v, size_t n);
 
