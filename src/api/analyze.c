@@ -21,10 +21,44 @@ static int read_convention(gr_query *q, const gr_game *game)
     if (!game->misere)
         return gr_fail(q->err, 422, "unsupported_convention", "convention",
                        "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
-                       "hold under misere play, and only nim has its own misere theory here; "
-                       "use \"convention\": \"normal\"", game->name);
+                       "hold under misere play; misere is answered for nim, and for one heap or "
+                       "token of subtraction, octal, grundys_game, graph and grid. Use "
+                       "\"convention\": \"normal\"", game->name);
     q->misere = true;
     return 0;
+}
+
+static const char *const compound_names[] = { "disjunctive", "selective", "selective_proper",
+                                              "conjunctive" };
+
+const char *gr_compound_name(gr_compound c)
+{
+    return compound_names[c];
+}
+
+static int read_compound(gr_query *q, const gr_game *game)
+{
+    const cJSON *c = gr_q_get(q, "compound");
+    if (!c || cJSON_IsNull(c))
+        return 0;
+    for (unsigned i = 0; cJSON_IsString(c) && i < sizeof compound_names / sizeof *compound_names; i++) {
+        if (strcmp(c->valuestring, compound_names[i]) != 0)
+            continue;
+        if (!(game->compounds & GR_COMPOUND_BIT(i)))
+            return gr_fail(q->err, 422, "unsupported_compound", "compound",
+                           "%s is one position, not a sum of piles or tokens, so only the "
+                           "disjunctive compound applies; drop \"compound\"", game->name);
+        if (i != GR_DISJUNCTIVE && q->misere)
+            return gr_fail(q->err, 422, "unsupported_compound", "compound",
+                           "the %s compound is answered under normal play only; use "
+                           "\"convention\": \"normal\"", compound_names[i]);
+        q->compound = (gr_compound)i;
+        return 0;
+    }
+    return gr_fail(q->err, 422, "invalid_field", "compound",
+                   "\"compound\" must be \"disjunctive\" (move in one component), \"selective\" "
+                   "(any non-empty set), \"selective_proper\" (any non-empty set but not all) or "
+                   "\"conjunctive\" (all of them)");
 }
 
 /* A member named twice is refused rather than read as either value: clients
@@ -46,11 +80,11 @@ static int reject_duplicates(gr_query *q)
 static int read_game(gr_query *q, const gr_game **out)
 {
     const cJSON *g = gr_q_get(q, "game");
+    gr_text names = { .len = 0 };
+    gr_game_names(&names);
     if (!g)
         return gr_fail(q->err, 422, "missing_field", "game",
-                       "the field \"game\" is required: one of nim, subtraction, staircase, wythoff, "
-                       "fibonacci, divisor, octal, grundys_game, graph, tictactoe, mnk, "
-                       "stone_row, stone_prefix, stone_front3, can_i_win");
+                       "the field \"game\" is required: one of %s", names.buf);
     if (!cJSON_IsString(g))
         return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
     *out = gr_game_find(g->valuestring);
@@ -58,10 +92,8 @@ static int read_game(gr_query *q, const gr_game **out)
         return 0;
     char name[48];
     gr_printable(g->valuestring, name, sizeof name);
-    return gr_fail(q->err, 422, "unknown_game", "game",
-                   "unknown game \"%s\"; use one of nim, subtraction, staircase, wythoff, "
-                   "fibonacci, divisor, octal, grundys_game, graph, tictactoe, mnk, stone_row, "
-                   "stone_prefix, stone_front3, can_i_win", name);
+    return gr_fail(q->err, 422, "unknown_game", "game", "unknown game \"%s\"; use one of %s", name,
+                   names.buf);
 }
 
 static void free_answer(gr_answer *a)
@@ -88,6 +120,8 @@ static char *render(gr_query *q, const gr_game *game)
         return NULL;
     cJSON_AddStringToObject(root, "game", game->name);
     cJSON_AddStringToObject(root, "convention", q->misere ? "misere" : "normal");
+    if (q->compound != GR_DISJUNCTIVE)
+        cJSON_AddStringToObject(root, "compound", gr_compound_name(q->compound));
     cJSON_AddStringToObject(root, "winner", a->winner);
     if (a->grundy_known)
         gr_json_add_u64(root, "grundy", a->grundy);
@@ -117,7 +151,8 @@ static int answer_query(gr_query *q, const gr_game **game)
     if (!cJSON_IsObject(q->obj))
         return gr_fail(q->err, 422, "invalid_query", "",
                        "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
-    if (reject_duplicates(q) || read_game(q, game) || read_convention(q, *game))
+    if (reject_duplicates(q) || read_game(q, game) || read_convention(q, *game) ||
+        read_compound(q, *game))
         return -1;
     if ((*game)->analyze(q))
         return -1;

@@ -1,4 +1,4 @@
-/* graph: tokens on a finite directed acyclic graph. Client node ids are any
+/* graph: tokens on a finite directed graph, cycles allowed. Client node ids are any
  * integers in range; without "nodes" they are compressed to dense indices. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "api/games.h"
 #include "api/heap_sum.h"
+#include "api/token_sum.h"
 #include "grundy/graph.h"
 
 typedef struct graph_input {
@@ -140,73 +141,32 @@ static uint64_t client_id(const graph_input *in, uint32_t v)
     return in->names ? in->names[v] : v;
 }
 
-static int graph_move(gr_query *q, const graph_input *in, const gr_graph *g, const uint32_t *values,
-                      uint64_t x)
+static cJSON *graph_node_item(const void *ctx, uint32_t v)
 {
-    const uint32_t *tok = in->dense + 2 * in->nedges;
-    for (size_t i = 0; i < in->ntokens; i++) {
-        uint32_t target = values[tok[i]] ^ (uint32_t)x, v;
-        if (target >= values[tok[i]] || gr_graph_move(g, values, tok[i], target, &v) != GR_OK)
-            continue;
-        cJSON *move = gr_ans_move(q);
-        cJSON *next = move ? gr_ans_next(q) : NULL;
-        cJSON *arr = next ? cJSON_AddArrayToObject(next, "tokens") : NULL;
-        if (!arr)
-            return gr_oom(q);
-        uint64_t from = client_id(in, tok[i]), to = client_id(in, v);
-        gr_json_add_u64(move, "token", i);
-        gr_json_add_u64(move, "from", from);
-        gr_json_add_u64(move, "to", to);
-        gr_text t = { .len = 0 };
-        gr_text_add(&t, "Move token %zu from node %" PRIu64 " to node %" PRIu64 ".", i, from, to);
-        cJSON_AddStringToObject(move, "text", t.buf);
-        for (size_t k = 0; k < in->ntokens; k++)
-            cJSON_AddItemToArray(arr, gr_json_u64_item(k == i ? to : in->ids[2 * in->nedges + k]));
-        return 0;
-    }
-    return gr_fail(q->err, 500, "internal", "tokens", "no winning move found; please report this query");
+    return gr_json_u64_item(client_id(ctx, v));
 }
 
-static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, const uint32_t *values)
+static void graph_node_text(const void *ctx, uint32_t v, gr_text *t)
 {
-    const uint32_t *tok = in->dense + 2 * in->nedges;
-    uint64_t x = 0;
-    uint64_t *tv = malloc((in->ntokens + 1) * sizeof *tv);
-    if (!tv || gr_ans_components(q)) {
-        free(tv);
-        return tv ? -1 : gr_oom(q);
-    }
-    for (size_t i = 0; i < in->ntokens; i++) {
-        tv[i] = values[tok[i]];
-        x ^= tv[i];
-        cJSON *c = gr_ans_component(q);
-        if (!c) {
-            free(tv);
-            return -1;
-        }
-        gr_json_add_u64(c, "token", i);
-        gr_json_add_u64(c, "node", in->ids[2 * in->nedges + i]);
-        gr_json_add_u64(c, "grundy", tv[i]);
-    }
-    q->ans.grundy_known = true;
-    q->ans.grundy = x;
-    q->ans.winner = x ? "first" : "second";
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Graph with %" PRIu32 " nodes and %zu edges; each node's Grundy value is the mex of "
-                "its successors'. Nim-sum over the tokens: ", g->nnodes, in->nedges);
-    gr_text_nim_sum(t, tv, in->ntokens, x);
-    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
-    free(tv);
-    return x ? graph_move(q, in, g, values, x) : 0;
+    gr_text_add(t, "node %" PRIu64, client_id(ctx, v));
+}
+
+static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g)
+{
+    char board[96];
+    snprintf(board, sizeof board, "Graph with %" PRIu32 " nodes and %zu edges", g->nnodes, in->nedges);
+    gr_token_board b = { .graph = g, .at = in->dense + 2 * in->nedges, .ntokens = in->ntokens,
+                         .ctx = in, .node_item = graph_node_item, .node_text = graph_node_text,
+                         .board = board };
+    return gr_token_sum(q, &b);
 }
 
 static int solve_graph(gr_query *q, const graph_input *in)
 {
     gr_graph g = { 0 };
     uint32_t *from = malloc((in->nedges + 1) * sizeof *from), *to = malloc((in->nedges + 1) * sizeof *to);
-    uint32_t *values = malloc(((size_t)in->nnodes + 1) * sizeof *values), cyc = 0;
     int rc = -1;
-    if (!from || !to || !values) {
+    if (!from || !to) {
         rc = gr_oom(q);
         goto out;
     }
@@ -215,21 +175,14 @@ static int solve_graph(gr_query *q, const graph_input *in)
         to[i] = in->dense[2 * i + 1];
     }
     gr_status s = gr_graph_build(in->nnodes, from, to, (uint32_t)in->nedges, &g);
-    if (s == GR_OK)
-        s = gr_graph_grundy(&g, &q->budget, values, &cyc);
-    if (s == GR_ECYCLE)
-        rc = gr_fail(q->err, 422, "cycle", "edges",
-                     "the graph has a cycle (through node %" PRIu64 "); only acyclic graphs are "
-                     "answered: remove an edge of the cycle", client_id(in, cyc));
-    else if (s != GR_OK)
-        rc = gr_fail_engine(q->err, s, "edges", "the Grundy values of this graph");
+    if (s != GR_OK)
+        rc = gr_fail_engine(q->err, s, "edges", "this graph");
     else
-        rc = graph_answer(q, in, &g, values);
+        rc = graph_answer(q, in, &g);
 out:
     gr_graph_free(&g);
     free(from);
     free(to);
-    free(values);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "api/games.h"
 #include "api/heap_sum.h"
 #include "api/seq_cache.h"
+#include "grundy/heapplay.h"
 #include "grundy/octal.h"
 #include "grundy/subtraction.h"
 #include "tables/tables.h"
@@ -28,13 +29,15 @@ typedef struct subtraction_ctx {
     gr_seq_ref ref;
 } subtraction_ctx;
 
-static gr_status subtraction_value(const void *ctx, uint64_t n, uint64_t *g)
+static gr_status subtraction_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
 {
+    (void)pile;
     return seq_value(&((const subtraction_ctx *)ctx)->ref.seq, n, g);
 }
 
-static gr_status subtraction_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+static gr_status subtraction_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
+    (void)pile;
     const subtraction_ctx *c = ctx;
     uint64_t take = 0;
     gr_status s = gr_subtraction_move(c->moves, c->nmoves, &c->ref.seq, n, (uint16_t)target, &take);
@@ -44,6 +47,31 @@ static gr_status subtraction_move(const void *ctx, uint64_t n, uint64_t target, 
     mv->nparts = n > take ? 1 : 0;
     mv->part[0] = n - take;
     return GR_OK;
+}
+
+static gr_status subtraction_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b,
+                                    uint64_t *r, gr_heap_move *mv)
+{
+    (void)pile;
+    const subtraction_ctx *c = ctx;
+    uint64_t take = 0;
+    gr_status s = gr_subtraction_remoteness(c->moves, c->nmoves, n, b, r, &take);
+    mv->take = take;
+    mv->nparts = n > take ? 1 : 0;
+    mv->part[0] = n - take;
+    return s;
+}
+
+static gr_status subtraction_misere(const void *ctx, uint64_t n, gr_budget *b, bool *win,
+                                    gr_heap_move *mv)
+{
+    const subtraction_ctx *c = ctx;
+    uint64_t take = 0;
+    gr_status s = gr_subtraction_misere(c->moves, c->nmoves, n, b, win, &take);
+    mv->take = take;
+    mv->nparts = n > take ? 1 : 0;
+    mv->part[0] = n - take;
+    return s;
 }
 
 static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
@@ -127,11 +155,16 @@ int gr_analyze_subtraction(gr_query *q)
         goto out;
     nmoves = normalise_moves(moves, nmoves);
     subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
+    if (q->misere) {
+        rc = gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
+        goto out;
+    }
     gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
     if (s == GR_OK) {
         gr_text name = { .len = 0 };
         describe_set(&name, moves, nmoves);
-        gr_heap_rules rules = { &ctx, subtraction_value, subtraction_move, &ctx.ref.seq, name.buf };
+        gr_heap_rules rules = { .ctx = &ctx, .value = subtraction_value, .move = subtraction_move,
+                                .seq = &ctx.ref.seq, .name = name.buf, .remote = subtraction_remote };
         rc = gr_heap_sum(q, piles, npiles, &rules);
     } else {
         gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
@@ -150,15 +183,39 @@ typedef struct octal_ctx {
     gr_seq_ref ref;
 } octal_ctx;
 
-static gr_status octal_value(const void *ctx, uint64_t n, uint64_t *g)
+static gr_status octal_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
 {
+    (void)pile;
     return seq_value(&((const octal_ctx *)ctx)->ref.seq, n, g);
 }
 
-static gr_status octal_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+static gr_status octal_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
+    (void)pile;
     const octal_ctx *c = ctx;
     return gr_octal_move(&c->code, &c->ref.seq, n, (uint16_t)target, mv);
+}
+
+static gr_status octal_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                              gr_heap_move *mv)
+{
+    (void)pile;
+    gr_heap_game game = gr_heap_game_octal(&((const octal_ctx *)ctx)->code);
+    return gr_heap_remoteness(&game, n, b, r, mv);
+}
+
+static gr_status heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *win,
+                                  gr_heap_move *mv)
+{
+    return gr_heap_misere(ctx, n, b, win, mv);
+}
+
+static bool octal_splits(const gr_octal_code *code)
+{
+    for (unsigned k = 1; k <= code->t; k++)
+        if (code->digit[k] & 4)
+            return true;
+    return false;
 }
 
 static int read_code(gr_query *q, gr_octal_code *code)
@@ -232,6 +289,15 @@ int gr_analyze_octal(gr_query *q)
     if (read_code(q, &ctx.code) ||
         gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
+    if (q->misere) {
+        char code[16], name[48];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "octal game %s", code);
+        gr_heap_game game = gr_heap_game_octal(&ctx.code);
+        int rc = gr_heap_misere_single(q, piles, npiles, heap_game_misere, &game, name);
+        free(piles);
+        return rc;
+    }
     uint64_t need = gr_max_u64(piles, npiles);
     bool from_table = false;
     gr_status s = octal_values(q, &ctx, need, &from_table);
@@ -242,7 +308,9 @@ int gr_analyze_octal(gr_query *q)
         char code[16], name[64];
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "Octal game %s", code);
-        gr_heap_rules rules = { &ctx, octal_value, octal_move, &ctx.ref.seq, name };
+        gr_heap_rules rules = { .ctx = &ctx, .value = octal_value, .move = octal_move,
+                                .seq = &ctx.ref.seq, .name = name, .remote = octal_remote,
+                                .splits = octal_splits(&ctx.code) };
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_ref_release(&ctx.ref);
@@ -257,17 +325,28 @@ typedef struct grundys_ctx {
     const gr_rare_index *rare; /* of seq, or NULL when computed on demand */
 } grundys_ctx;
 
-static gr_status grundys_value(const void *ctx, uint64_t n, uint64_t *g)
+static gr_status grundys_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
 {
+    (void)pile;
     return seq_value(&((const grundys_ctx *)ctx)->seq, n, g);
 }
 
-static gr_status grundys_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+static gr_status grundys_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
+    (void)pile;
     const grundys_ctx *c = ctx;
     if (c->rare)
         return gr_grundys_move_indexed(&c->seq, c->rare, n, (uint16_t)target, mv);
     return gr_grundys_move(&c->seq, n, (uint16_t)target, mv);
+}
+
+static gr_status grundys_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                                gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    gr_heap_game game = gr_heap_game_grundys();
+    return gr_heap_remoteness(&game, n, b, r, mv);
 }
 
 /* From the table file up to its bound; without one, computed on demand up
@@ -302,6 +381,12 @@ int gr_analyze_grundys_game(gr_query *q)
     size_t npiles;
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
+    if (q->misere) {
+        gr_heap_game game = gr_heap_game_grundys();
+        int rc = gr_heap_misere_single(q, piles, npiles, heap_game_misere, &game, "Grundy's game");
+        free(piles);
+        return rc;
+    }
     uint64_t need = gr_max_u64(piles, npiles);
     int rc;
     grundys_ctx ctx = { .rare = NULL };
@@ -313,8 +398,9 @@ int gr_analyze_grundys_game(gr_query *q)
     if (s != GR_OK) {
         rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
     } else {
-        gr_heap_rules rules = { &ctx, grundys_value, grundys_move, NULL,
-                                "Grundy's game (split a heap into two unequal heaps)" };
+        gr_heap_rules rules = { .ctx = &ctx, .value = grundys_value, .move = grundys_move,
+                                .name = "Grundy's game (split a heap into two unequal heaps)",
+                                .remote = grundys_remote, .splits = true };
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_free(&ctx.seq);

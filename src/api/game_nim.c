@@ -6,19 +6,34 @@
 #include "api/heap_sum.h"
 #include "grundy/nim.h"
 
-static gr_status nim_value(const void *ctx, uint64_t n, uint64_t *g)
+static gr_status nim_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
 {
+    (void)pile;
     (void)ctx;
     *g = n;
     return GR_OK;
 }
 
-static gr_status nim_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+static gr_status nim_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
 {
+    (void)pile;
     (void)ctx;
     mv->take = n - target;
     mv->nparts = target ? 1 : 0;
     mv->part[0] = target;
+    return GR_OK;
+}
+
+/* Steinhaus remoteness: 1 for a non-empty heap (take it all), 0 for empty. */
+static gr_status nim_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                            gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    (void)b;
+    *r = n > 0;
+    mv->take = n;
+    mv->nparts = 0;
     return GR_OK;
 }
 
@@ -83,7 +98,8 @@ int gr_analyze_nim(gr_query *q)
     if (q->misere) {
         rc = analyze_misere(q, piles, n);
     } else {
-        gr_heap_rules rules = { NULL, nim_value, nim_move, NULL, "Nim: a pile's Grundy value is its size" };
+        gr_heap_rules rules = { .value = nim_value, .move = nim_move,
+                                .name = "Nim: a pile's Grundy value is its size", .remote = nim_remote };
         rc = gr_heap_sum(q, piles, n, &rules);
     }
     free(piles);

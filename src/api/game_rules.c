@@ -9,6 +9,7 @@
 
 #include "api/games.h"
 #include "api/heap_sum.h"
+#include "grundy/heapplay.h"
 #include "grundy/rules.h"
 #include "tables/format.h"
 #include "tables/tables.h"
@@ -53,16 +54,41 @@ static void load_grundy(gr_query *q, rule_ctx *c, uint64_t need)
         memset(&c->grundy, 0, sizeof c->grundy);
 }
 
-static gr_status rule_value(const void *ctx, uint64_t n, uint64_t *g)
+static gr_status rule_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
 {
+    (void)pile;
     uint16_t v;
     gr_status s = gr_seq_value(&((const rule_ctx *)ctx)->grundy, n, &v);
     *g = v;
     return s;
 }
 
-static gr_status rule_move(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv)
+static void rule_options(const void *ctx, uint64_t n, gr_heap_emit emit, void *arg)
 {
+    gr_rule rule = *(const gr_rule *)ctx;
+    for (uint64_t take = 0; gr_rule_next(rule, take, &take) && take <= n;) {
+        gr_heap_move mv = { .take = take, .nparts = n > take ? 1 : 0, .part = { n - take, 0 } };
+        emit(arg, &mv);
+    }
+}
+
+static gr_status rule_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                             gr_heap_move *mv)
+{
+    (void)pile;
+    gr_heap_game game = { &((const rule_ctx *)ctx)->rule, rule_options };
+    return gr_heap_remoteness(&game, n, b, r, mv);
+}
+
+static gr_status rule_misere(const void *ctx, uint64_t n, gr_budget *b, bool *win, gr_heap_move *mv)
+{
+    gr_heap_game game = { ctx, rule_options };
+    return gr_heap_misere(&game, n, b, win, mv);
+}
+
+static gr_status rule_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    (void)pile;
     const rule_ctx *c = ctx;
     uint64_t take;
     gr_status s = gr_rule_move_grundy(c->rule, &c->grundy, n, (uint16_t)target, c->budget, &take);
@@ -162,13 +188,21 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
     size_t n;
     if (read_rule(q, moves, &c.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
+    if (q->misere) {
+        char name[64];
+        snprintf(name, sizeof name, "subtraction game with S = the %s", gr_rule_name(c.rule));
+        int rc = gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
+        free(piles);
+        return rc;
+    }
     uint64_t need = gr_max_u64(piles, n);
     load_grundy(q, &c, need);
     int rc;
     char name[64];
     snprintf(name, sizeof name, "Subtraction game with S = the %s", gr_rule_name(c.rule));
     if (need < c.grundy.count) {
-        gr_heap_rules rules = { &c, rule_value, rule_move, NULL, name };
+        gr_heap_rules rules = { .ctx = &c, .value = rule_value, .move = rule_move, .name = name,
+                                .remote = rule_remote };
         rc = gr_heap_sum(q, piles, n, &rules);
     } else {
         rc = n == 1 ? single_heap(q, &c, piles) : beyond(q, &c, need, false);

@@ -11,7 +11,8 @@
 typedef struct gr_game {
     const char *name;
     const char *summary;
-    bool misere;                  /* answers convention "misere" */
+    bool misere;                  /* answers convention "misere" (some for one component only) */
+    unsigned compounds;           /* GR_COMPOUND_BIT set of the compounds it answers */
     int (*analyze)(gr_query *q);  /* 0, or -1 with q->err filled */
 } gr_game;
 
@@ -20,6 +21,9 @@ extern const size_t gr_ngames;
 
 /* The entry named `name`, or NULL. */
 const gr_game *gr_game_find(const char *name);
+
+/* Appends every game's name, comma-separated, in registry order. */
+void gr_game_names(gr_text *t);
 
 int gr_analyze_nim(gr_query *q);
 int gr_analyze_subtraction(gr_query *q);
@@ -30,7 +34,10 @@ int gr_analyze_fibonacci(gr_query *q);
 int gr_analyze_divisor(gr_query *q);
 int gr_analyze_octal(gr_query *q);
 int gr_analyze_grundys_game(gr_query *q);
+int gr_analyze_strange_nim(gr_query *q);
 int gr_analyze_graph(gr_query *q);
+int gr_analyze_grid(gr_query *q);
+int gr_analyze_coins(gr_query *q);
 int gr_analyze_tictactoe(gr_query *q);
 int gr_analyze_mnk(gr_query *q);
 int gr_analyze_stone_row(gr_query *q);

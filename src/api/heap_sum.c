@@ -1,6 +1,9 @@
 #include "api/heap_sum.h"
 
+#include "api/compound.h"
+
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,23 +36,48 @@ void gr_text_nim_sum(gr_text *t, const uint64_t *values, size_t n, uint64_t x)
     gr_text_add(t, " = %" PRIu64, x);
 }
 
-int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+/* Appends pile p as it stands after mv (NULL: untouched); an emptied pile
+ * stays as 0 and a split pile becomes its two parts, in place. */
+static void append_size(cJSON *arr, const gr_heap_rules *r, size_t i, uint64_t size)
+{
+    cJSON_AddItemToArray(arr, r && r->pile_item ? r->pile_item(r->ctx, i, size) : gr_json_u64_item(size));
+}
+
+static void append_pile(cJSON *arr, const gr_heap_rules *r, size_t i, uint64_t p, const gr_heap_move *mv)
+{
+    if (!mv) {
+        append_size(arr, r, i, p);
+        return;
+    }
+    if (mv->nparts == 0)
+        append_size(arr, r, i, 0);
+    for (unsigned j = 0; j < mv->nparts; j++)
+        append_size(arr, r, i, mv->part[j]);
+}
+
+static cJSON *next_piles_array(gr_query *q)
 {
     cJSON *next = gr_ans_next(q);
     cJSON *arr = next ? cJSON_AddArrayToObject(next, "piles") : NULL;
     if (!arr)
-        return gr_oom(q);
-    for (size_t k = 0; k < n; k++) {
-        if (k != i) {
-            cJSON_AddItemToArray(arr, gr_json_u64_item(piles[k]));
-            continue;
-        }
-        if (mv->nparts == 0)
-            cJSON_AddItemToArray(arr, gr_json_u64_item(0));
-        for (unsigned j = 0; j < mv->nparts; j++)
-            cJSON_AddItemToArray(arr, gr_json_u64_item(mv->part[j]));
-    }
+        gr_oom(q);
+    return arr;
+}
+
+static int next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
+                      const gr_heap_rules *r)
+{
+    cJSON *arr = next_piles_array(q);
+    if (!arr)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        append_pile(arr, r, k, piles[k], k == i ? mv : NULL);
     return 0;
+}
+
+int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+{
+    return next_piles(q, piles, n, i, mv, NULL);
 }
 
 static int add_components(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
@@ -63,6 +91,8 @@ static int add_components(gr_query *q, const uint64_t *piles, const uint64_t *va
             return -1;
         gr_json_add_u64(c, "pile", i);
         gr_json_add_u64(c, "size", piles[i]);
+        if (r->pile_facts)
+            r->pile_facts(r->ctx, i, c);
         gr_json_add_u64(c, "grundy", values[i]);
         if (r->seq && r->seq->periodic) {
             cJSON *p = cJSON_AddObjectToObject(c, "period");
@@ -73,36 +103,83 @@ static int add_components(gr_query *q, const uint64_t *piles, const uint64_t *va
     return 0;
 }
 
-static void move_text(cJSON *move, size_t i, uint64_t n, const gr_heap_move *mv)
+/* "Take 3 from pile 0 (5 -> 2)" and the like, without the full stop. */
+static void move_text(gr_text *t, size_t i, uint64_t n, const gr_heap_move *mv)
 {
-    gr_text t = { .len = 0 };
     if (mv->nparts == 2 && mv->take == 0)
-        gr_text_add(&t, "Split pile %zu (%" PRIu64 ") into %" PRIu64 " and %" PRIu64 ".", i, n,
+        gr_text_add(t, "split pile %zu (%" PRIu64 ") into %" PRIu64 " and %" PRIu64, i, n,
                     mv->part[0], mv->part[1]);
     else if (mv->nparts == 2)
-        gr_text_add(&t, "Take %" PRIu64 " from pile %zu (%" PRIu64 ") and split the rest into %" PRIu64
-                    " and %" PRIu64 ".", mv->take, i, n, mv->part[0], mv->part[1]);
+        gr_text_add(t, "take %" PRIu64 " from pile %zu (%" PRIu64 ") and split the rest into %" PRIu64
+                    " and %" PRIu64, mv->take, i, n, mv->part[0], mv->part[1]);
     else
-        gr_text_add(&t, "Take %" PRIu64 " from pile %zu (%" PRIu64 " -> %" PRIu64 ").", mv->take, i, n,
+        gr_text_add(t, "take %" PRIu64 " from pile %zu (%" PRIu64 " -> %" PRIu64 ")", mv->take, i, n,
                     n - mv->take);
-    cJSON_AddStringToObject(move, "text", t.buf);
 }
 
-int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+static void add_move_fields(cJSON *obj, size_t i, uint64_t pile, const gr_heap_move *mv)
+{
+    gr_json_add_u64(obj, "pile", i);
+    gr_json_add_u64(obj, "take", mv->take);
+    gr_json_add_u64(obj, "from", pile);
+    if (mv->nparts == 2)
+        cJSON_AddItemToObject(obj, "split", gr_json_u64_array(mv->part, 2));
+    else
+        gr_json_add_u64(obj, "to", pile - mv->take);
+}
+
+static void add_text(cJSON *move, gr_text *t)
+{
+    gr_text_add(t, ".");
+    if (t->buf[0] >= 'a' && t->buf[0] <= 'z')
+        t->buf[0] = (char)(t->buf[0] - 'a' + 'A');
+    cJSON_AddStringToObject(move, "text", t->buf);
+}
+
+static int answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
+                       const gr_heap_rules *r)
 {
     cJSON *move = gr_ans_move(q);
     if (!move)
         return -1;
-    gr_json_add_u64(move, "pile", i);
-    gr_json_add_u64(move, "take", mv->take);
-    gr_json_add_u64(move, "from", piles[i]);
-    if (mv->nparts == 2) {
-        cJSON_AddItemToObject(move, "split", gr_json_u64_array(mv->part, 2));
-    } else {
-        gr_json_add_u64(move, "to", piles[i] - mv->take);
+    add_move_fields(move, i, piles[i], mv);
+    gr_text t = { .len = 0 };
+    move_text(&t, i, piles[i], mv);
+    add_text(move, &t);
+    return next_piles(q, piles, n, i, mv, r);
+}
+
+int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+{
+    return answer_move(q, piles, n, i, mv, NULL);
+}
+
+/* A move of several piles at once (selective and conjunctive compounds):
+ * ans.move = {"moves": [...], "text"} and every changed pile in ans.next. */
+static int answer_moves(gr_query *q, const uint64_t *piles, size_t n, const bool *moved,
+                        const gr_heap_move *mv, const gr_heap_rules *r)
+{
+    cJSON *move = gr_ans_move(q);
+    cJSON *list = move ? cJSON_AddArrayToObject(move, "moves") : NULL;
+    cJSON *arr = list ? next_piles_array(q) : NULL;
+    if (!arr)
+        return gr_oom(q);
+    gr_text t = { .len = 0 };
+    for (size_t i = 0; i < n; i++) {
+        append_pile(arr, r, i, piles[i], moved[i] ? &mv[i] : NULL);
+        if (!moved[i])
+            continue;
+        cJSON *one = cJSON_CreateObject();
+        if (!one)
+            return gr_oom(q);
+        cJSON_AddItemToArray(list, one);
+        add_move_fields(one, i, piles[i], &mv[i]);
+        if (t.len)
+            gr_text_add(&t, "; ");
+        move_text(&t, i, piles[i], &mv[i]);
     }
-    move_text(move, i, piles[i], mv);
-    return gr_next_piles(q, piles, n, i, mv);
+    add_text(move, &t);
+    return 0;
 }
 
 /* The first heap whose value can drop to value ^ x, and the game's move there. */
@@ -114,7 +191,7 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
         if (target >= values[i])
             continue;
         gr_heap_move mv = { 0 };
-        gr_status s = r->move(r->ctx, piles[i], target, &mv);
+        gr_status s = r->move(r->ctx, i, piles[i], target, &mv);
         if (s != GR_OK) {
             char field[40];
             snprintf(field, sizeof field, "piles[%zu]", i);
@@ -122,42 +199,194 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
         }
         gr_text_add(&q->ans.explanation, " Move pile %zu from Grundy value %" PRIu64 " to %" PRIu64 ".",
                     i, values[i], target);
-        return gr_heap_answer_move(q, piles, n, i, &mv);
+        return answer_move(q, piles, n, i, &mv, r);
     }
     return gr_fail(q->err, 500, "internal", "piles", "no winning move found; please report this query");
 }
 
-int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
+static int pile_failure(gr_query *q, gr_status s, size_t i, const char *what)
+{
+    char field[40];
+    snprintf(field, sizeof field, "piles[%zu]", i);
+    return gr_fail_engine(q->err, s, field, what);
+}
+
+/* Every pile's Grundy value into a new array (free it), or NULL with the
+ * error recorded. */
+static uint64_t *heap_values(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
     uint64_t *values = malloc((n ? n : 1) * sizeof *values);
-    if (!values)
-        return gr_oom(q);
-    uint64_t x = 0;
-    for (size_t i = 0; i < n; i++) {
-        gr_status s = r->value(r->ctx, piles[i], &values[i]);
-        if (s != GR_OK) {
-            char field[40];
-            snprintf(field, sizeof field, "piles[%zu]", i);
-            free(values);
-            return gr_fail_engine(q->err, s, field, "the Grundy value of this pile");
-        }
-        x ^= values[i];
+    if (!values) {
+        gr_oom(q);
+        return NULL;
     }
-    int rc = add_components(q, piles, values, n, r);
-    q->ans.grundy_known = true;
-    q->ans.grundy = x;
-    q->ans.winner = x ? "first" : "second";
+    for (size_t i = 0; i < n; i++) {
+        gr_status s = r->value(r->ctx, i, piles[i], &values[i]);
+        if (s != GR_OK) {
+            pile_failure(q, s, i, "the Grundy value of this pile");
+            free(values);
+            return NULL;
+        }
+    }
+    return values;
+}
+
+static void explain_game(gr_query *q, const gr_heap_rules *r)
+{
     gr_text *t = &q->ans.explanation;
     gr_text_add(t, "%s. ", r->name);
     if (r->seq && r->seq->periodic)
         gr_text_add(t, "Values are periodic with period %" PRIu64 " from heap %" PRIu64
                     " (certified). ", r->seq->period, r->seq->preperiod);
+}
+
+static int disjunctive(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
+                       const gr_heap_rules *r)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x ^= values[i];
+    q->ans.grundy_known = true;
+    q->ans.grundy = x;
+    q->ans.winner = x ? "first" : "second";
+    gr_text *t = &q->ans.explanation;
     gr_text_add(t, "Nim-sum of the Grundy values: ");
     gr_text_nim_sum(t, values, n, x);
     gr_text_add(t, x ? ", non-zero, so the player to move wins by making it 0."
                      : ", zero, so every move loses: the player to move loses.");
-    if (rc == 0 && x)
-        rc = find_move(q, piles, values, n, x, r);
+    return x ? find_move(q, piles, values, n, x, r) : 0;
+}
+
+/* The selective compounds: every planned pile moves to its target value. */
+static int selective(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
+                     const gr_heap_rules *r)
+{
+    bool *moved = calloc(n ? n : 1, sizeof *moved);
+    uint64_t *target = malloc((n ? n : 1) * sizeof *target);
+    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
+    int rc = -1;
+    if (!moved || !target || !mv) {
+        rc = gr_oom(q);
+        goto out;
+    }
+    bool win = gr_selective_plan(q->compound, values, n, moved, target);
+    q->ans.winner = win ? "first" : "second";
+    gr_compound_explain(q, values, n, "piles", win);
+    rc = 0;
+    for (size_t i = 0; win && i < n && rc == 0; i++) {
+        gr_status s = moved[i] ? r->move(r->ctx, i, piles[i], target[i], &mv[i]) : GR_OK;
+        if (s != GR_OK)
+            rc = pile_failure(q, s, i, "finding the winning move");
+    }
+    if (win && rc == 0)
+        rc = answer_moves(q, piles, n, moved, mv, r);
+out:
+    free(moved);
+    free(target);
+    free(mv);
+    return rc;
+}
+
+static int add_remoteness_components(gr_query *q, const uint64_t *piles, const uint64_t *rem, size_t n,
+                                     const gr_heap_rules *r)
+{
+    if (gr_ans_components(q))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *c = gr_ans_component(q);
+        if (!c)
+            return -1;
+        gr_json_add_u64(c, "pile", i);
+        gr_json_add_u64(c, "size", piles[i]);
+        if (r->pile_facts)
+            r->pile_facts(r->ctx, i, c);
+        gr_json_add_u64(c, "remoteness", rem[i]);
+    }
+    return 0;
+}
+
+static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
+{
+    if (!r->remote)
+        return gr_fail(q->err, 422, "unsupported_compound", "compound",
+                       "the conjunctive compound is not answered for this game; use "
+                       "\"disjunctive\", \"selective\" or \"selective_proper\"");
+    uint64_t *rem = malloc((n ? n : 1) * sizeof *rem);
+    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
+    bool *moved = malloc((n ? n : 1) * sizeof *moved);
+    int rc = 0;
+    if (!rem || !mv || !moved)
+        rc = gr_oom(q);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        moved[i] = true;
+        gr_status s = r->remote(r->ctx, i, piles[i], &q->budget, &rem[i], &mv[i]);
+        if (s != GR_OK)
+            rc = pile_failure(q, s, i, "the remoteness of this pile");
+    }
+    if (rc == 0) {
+        bool win = gr_conjunctive_win(rem, n);
+        q->ans.winner = win ? "first" : "second";
+        explain_game(q, r);
+        gr_compound_explain(q, rem, n, "piles", win);
+        rc = add_remoteness_components(q, piles, rem, n, r);
+        if (rc == 0 && win)
+            rc = answer_moves(q, piles, n, moved, mv, r);
+    }
+    free(rem);
+    free(mv);
+    free(moved);
+    return rc;
+}
+
+int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
+{
+    if (q->compound != GR_DISJUNCTIVE && r->splits)
+        return gr_fail(q->err, 422, "unsupported_compound", "compound",
+                       "the %s compound is not answered for games whose moves split a heap: the "
+                       "two heaps would remain one component, which \"piles\" cannot express; "
+                       "use the disjunctive compound (the default)", gr_compound_name(q->compound));
+    if (q->compound == GR_CONJUNCTIVE)
+        return conjunctive(q, piles, n, r);
+    uint64_t *values = heap_values(q, piles, n, r);
+    if (!values)
+        return -1;
+    int rc = add_components(q, piles, values, n, r);
+    explain_game(q, r);
+    if (rc == 0)
+        rc = q->compound == GR_DISJUNCTIVE ? disjunctive(q, piles, values, n, r)
+                                           : selective(q, piles, values, n, r);
     free(values);
     return rc;
+}
+
+int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_misere_fn solve,
+                          const void *ctx, const char *name)
+{
+    if (n > 1)
+        return gr_fail(q->err, 422, "unsupported_convention", "convention",
+                       "misere play of %s is answered for one heap only: a misere sum is not "
+                       "decided by the XOR of Grundy values (that rule holds for nim alone); "
+                       "send one pile, or use \"convention\": \"normal\"", name);
+    bool win = true;
+    gr_heap_move mv = { 0 };
+    gr_status s = n ? solve(ctx, piles[0], &q->budget, &win, &mv) : GR_OK;
+    if (s != GR_OK)
+        return pile_failure(q, s, 0, "the misere outcome of this heap");
+    q->ans.winner = win ? "first" : "second";
+    if (gr_ans_components(q))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *c = gr_ans_component(q);
+        if (!c)
+            return -1;
+        gr_json_add_u64(c, "pile", i);
+        gr_json_add_u64(c, "size", piles[i]);
+        cJSON_AddNullToObject(c, "grundy");
+    }
+    bool moves = win && (mv.take > 0 || mv.nparts == 2);
+    gr_text_add(&q->ans.explanation, "Misere %s (the player who cannot move wins), one heap: %s", name,
+                !win ? "every move leads to a position the opponent wins, so the player to move loses."
+                : moves ? "the player to move wins by moving to a position the opponent loses."
+                        : "no move is left, so the player to move wins.");
+    return moves ? gr_heap_answer_move(q, piles, n, 0, &mv) : 0;
 }

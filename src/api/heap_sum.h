@@ -4,6 +4,7 @@
 #ifndef GRUNDY_API_HEAP_SUM_H
 #define GRUNDY_API_HEAP_SUM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,19 +14,45 @@
 
 typedef struct gr_heap_rules {
     const void *ctx;
-    gr_status (*value)(const void *ctx, uint64_t n, uint64_t *g);
+    /* Every callback gets the pile's index as well as its size. */
+    gr_status (*value)(const void *ctx, size_t pile, uint64_t n, uint64_t *g);
     /* A move from heap n to heaps whose values XOR to target < value(n). */
-    gr_status (*move)(const void *ctx, uint64_t n, uint64_t target, gr_heap_move *mv);
+    gr_status (*move)(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv);
     const gr_seq *seq;  /* period facts to report, or NULL */
     const char *name;   /* the game as a person names it, for explanations */
+    /* Steinhaus remoteness of heap n and the move that keeps it (conjunctive
+     * compounds); NULL when the game does not answer those. */
+    gr_status (*remote)(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                        gr_heap_move *mv);
+    /* The pile as written in "piles" (NULL: its size as a number), for games
+     * whose piles carry more than a size. */
+    cJSON *(*pile_item)(const void *ctx, size_t pile, uint64_t size);
+    /* Adds the pile's other facts to its component (NULL: none). */
+    void (*pile_facts)(const void *ctx, size_t pile, cJSON *component);
+    /* A move may split a heap in two. Compounds other than the disjunctive
+     * sum are then refused: the two heaps would still be one component,
+     * which "piles" cannot write. */
+    bool splits;
 } gr_heap_rules;
 
-/* Fills q->ans for the heaps `piles` (field "piles") under normal play. */
+/* Fills q->ans for the heaps `piles` (field "piles") under normal play, in
+ * the query's compound. */
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r);
 
 /* Writes ans.move ({pile, take, from, to | split, text}) and ans.next for
  * move mv on pile i: the one shape every heap game answers with. */
 int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
+
+/* Misere play of a single heap, solved directly by the game's own search:
+ * *win for the player to move (who wins when no move is left) and, when it
+ * wins by moving, the move. */
+typedef gr_status (*gr_heap_misere_fn)(const void *ctx, uint64_t n, gr_budget *b, bool *win,
+                                       gr_heap_move *mv);
+
+/* Fills q->ans for misere play of `piles`, which must hold at most one heap:
+ * a sum gets a 422 that says why (the XOR rule does not hold). */
+int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_misere_fn solve,
+                          const void *ctx, const char *name);
 
 /* qsort/bsearch order for uint64_t. */
 int gr_cmp_u64(const void *a, const void *b);

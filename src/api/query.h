@@ -67,6 +67,22 @@ typedef struct gr_answer {
     gr_text explanation;
 } gr_answer;
 
+/* How the components of a position combine (references.md, compounds):
+ * disjunctive moves in exactly one, selective in any non-empty set,
+ * selective_proper in any non-empty set but not all, conjunctive in all. */
+typedef enum gr_compound {
+    GR_DISJUNCTIVE,
+    GR_SELECTIVE,
+    GR_SELECTIVE_PROPER,
+    GR_CONJUNCTIVE,
+} gr_compound;
+
+#define GR_COMPOUND_BIT(c) (1u << (c))
+#define GR_COMPOUNDS_ALL 0xFu
+
+/* "disjunctive", "selective", "selective_proper" or "conjunctive". */
+const char *gr_compound_name(gr_compound c);
+
 typedef struct gr_query {
     const gr_json_doc *doc;
     const cJSON *obj; /* the query object */
@@ -76,6 +92,7 @@ typedef struct gr_query {
     const gr_rare_index *grundys_rare;
     gr_budget budget;
     bool misere;
+    gr_compound compound;
     gr_api_error *err;
     gr_answer ans;
 } gr_query;

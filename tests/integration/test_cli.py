@@ -98,7 +98,7 @@ ERROR_BODIES = [
     '{"game":"nim","piles":[1,9223372036854775808]}',   # 422 out of range
     '{"game":"nim","piles":[1.5]}',                     # 422 non-integer
     '{"game":"wythoff","piles":[1,2],"convention":"misere"}',  # 422 misere
-    '{"game":"graph","edges":[[0,1],[1,0]],"tokens":[0]}',     # 422 cycle
+    '{"game":"graph","edges":[[0,1],[1,0]],"tokens":[0],"compound":"selective"}',  # 422 cycle
 ]
 
 

@@ -1,0 +1,34 @@
+/* Compounds other than the disjunctive sum, decided from per-component facts
+ * alone (references.md, compounds). Shared by heap games and token games:
+ * those supply the values or remoteness and render the moves.
+ *
+ *   selective (move in any non-empty set): a loss iff every component has
+ *     Grundy value 0; the winner moves every non-zero component to 0.
+ *   selective_proper (any non-empty set but not all): a loss iff all values
+ *     are equal; the winner moves every component above the least value m
+ *     down to m (a non-empty proper set, since some component has m).
+ *   conjunctive (every component; play ends when any cannot move): a win iff
+ *     the least Steinhaus remoteness is odd; the winner moves every
+ *     component by the remoteness rule. */
+#ifndef GRUNDY_API_COMPOUND_H
+#define GRUNDY_API_COMPOUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/query.h"
+
+/* Selective compounds: whether the player to move wins and, when it does,
+ * moves[i] and target[i] for every component. */
+bool gr_selective_plan(gr_compound c, const uint64_t *values, size_t n, bool *moves,
+                       uint64_t *target);
+
+/* Conjunctive compound: whether the player to move wins. */
+bool gr_conjunctive_win(const uint64_t *remoteness, size_t n);
+
+/* The explanation of either plan; `what` names the components ("piles"). */
+void gr_compound_explain(gr_query *q, const uint64_t *facts, size_t n, const char *what,
+                         bool win);
+
+#endif

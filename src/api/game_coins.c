@@ -1,0 +1,204 @@
+/* coins: coin-turning games on a row numbered from 1 at the left. The
+ * position is the set of heads; a move turns over a set of coins whose
+ * rightmost goes from heads to tails. Each head is a component. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/coins.h"
+
+static const struct {
+    const char *name;
+    gr_coins_rule rule;
+    const char *summary;
+} rules[] = {
+    { "turning_turtles", GR_COINS_TURNING_TURTLES,
+      "turn one coin from heads to tails and optionally one coin to its left; g(p) = p" },
+    { "mock_turtles", GR_COINS_MOCK_TURTLES,
+      "turn up to three coins, the rightmost from heads to tails; g(p) = the p-th odious number" },
+    { "ruler", GR_COINS_RULER,
+      "turn a run of consecutive coins, the rightmost from heads to tails; g(p) = the largest "
+      "power of 2 dividing p" },
+};
+
+typedef struct coins_pos {
+    uint64_t *heads;  /* request order */
+    uint64_t *sorted; /* ascending, for lookups */
+    size_t n;
+} coins_pos;
+
+static int read_rule(gr_query *q, size_t *which)
+{
+    const cJSON *r = gr_q_get(q, "rule");
+    for (size_t i = 0; cJSON_IsString(r) && i < sizeof rules / sizeof *rules; i++) {
+        if (strcmp(r->valuestring, rules[i].name) == 0) {
+            *which = i;
+            return 0;
+        }
+    }
+    return gr_fail(q->err, 422, r ? "invalid_field" : "missing_field", "rule",
+                   "\"rule\" must be \"turning_turtles\", \"mock_turtles\" or \"ruler\"");
+}
+
+static int read_heads(gr_query *q, coins_pos *p)
+{
+    if (gr_q_u64_list(q, "heads", q->limits->max_items, true, &p->heads, &p->n))
+        return -1;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->heads[i] >= 1 && p->heads[i] <= GR_COINS_MAX_POS)
+            continue;
+        char field[40];
+        snprintf(field, sizeof field, "heads[%zu]", i);
+        return gr_fail(q->err, 422, "out_of_range", field, "coin positions run from 1 (the leftmost "
+                       "coin) to 10^18; got %" PRIu64, p->heads[i]);
+    }
+    p->sorted = malloc((p->n + 1) * sizeof *p->sorted);
+    if (!p->sorted)
+        return gr_oom(q);
+    memcpy(p->sorted, p->heads, p->n * sizeof *p->heads);
+    qsort(p->sorted, p->n, sizeof *p->sorted, gr_cmp_u64);
+    for (size_t i = 1; i < p->n; i++)
+        if (p->sorted[i] == p->sorted[i - 1])
+            return gr_fail(q->err, 422, "invalid_field", "heads", "position %" PRIu64 " is listed "
+                           "twice; list each head once", p->sorted[i]);
+    return 0;
+}
+
+static bool is_head(const coins_pos *p, uint64_t c)
+{
+    return bsearch(&c, p->sorted, p->n, sizeof c, gr_cmp_u64) != NULL;
+}
+
+/* Whether coin c is among those the move turns over. */
+static bool turned(const gr_coins_move *mv, gr_coins_rule rule, uint64_t c)
+{
+    if (c == mv->pos)
+        return true;
+    if (rule == GR_COINS_RULER)
+        return c >= mv->run_from && c < mv->pos;
+    for (unsigned i = 0; i < mv->nothers; i++)
+        if (mv->others[i] == c)
+            return true;
+    return false;
+}
+
+static uint64_t turned_count(const gr_coins_move *mv, gr_coins_rule rule)
+{
+    return 1 + (rule == GR_COINS_RULER ? mv->pos - mv->run_from : mv->nothers);
+}
+
+static void append_new_heads(cJSON *arr, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    if (rule != GR_COINS_RULER) {
+        for (unsigned i = 0; i < mv->nothers; i++)
+            if (!is_head(p, mv->others[i]))
+                cJSON_AddItemToArray(arr, gr_json_u64_item(mv->others[i]));
+        return;
+    }
+    for (uint64_t c = mv->run_from; c < mv->pos; c++)
+        if (!is_head(p, c))
+            cJSON_AddItemToArray(arr, gr_json_u64_item(c));
+}
+
+/* next.heads: the request's heads in order, less those turned to tails,
+ * then the coins turned to heads, ascending. */
+static int next_heads(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    cJSON *next = gr_ans_next(q);
+    cJSON *arr = next ? cJSON_AddArrayToObject(next, "heads") : NULL;
+    if (!arr)
+        return gr_oom(q);
+    for (size_t i = 0; i < p->n; i++)
+        if (!turned(mv, rule, p->heads[i]))
+            cJSON_AddItemToArray(arr, gr_json_u64_item(p->heads[i]));
+    append_new_heads(arr, p, mv, rule);
+    return 0;
+}
+
+static void move_fields(cJSON *move, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    gr_text t = { .len = 0 };
+    gr_json_add_u64(move, "coin", mv->pos);
+    if (rule == GR_COINS_RULER) {
+        uint64_t run[2] = { mv->run_from, mv->pos };
+        cJSON_AddItemToObject(move, "run", gr_json_u64_array(run, 2));
+        if (mv->run_from < mv->pos)
+            gr_text_add(&t, "Turn over coins %" PRIu64 " to %" PRIu64 " (coin %" PRIu64 " from heads "
+                        "to tails).", mv->run_from, mv->pos, mv->pos);
+        else
+            gr_text_add(&t, "Turn coin %" PRIu64 " from heads to tails.", mv->pos);
+    } else {
+        cJSON_AddItemToObject(move, "others", gr_json_u64_array(mv->others, mv->nothers));
+        gr_text_add(&t, "Turn coin %" PRIu64 " from heads to tails", mv->pos);
+        for (unsigned i = 0; i < mv->nothers; i++)
+            gr_text_add(&t, "%s %" PRIu64, i ? " and" : ", and turn over coin", mv->others[i]);
+        gr_text_add(&t, ".");
+    }
+    cJSON_AddStringToObject(move, "text", t.buf);
+}
+
+static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    cJSON *move = gr_ans_move(q);
+    if (!move)
+        return -1;
+    move_fields(move, mv, rule);
+    if (p->n + turned_count(mv, rule) <= q->limits->max_items)
+        return next_heads(q, p, mv, rule);
+    gr_text_add(&q->ans.explanation, " The move turns %" PRIu64 " coins, so the position after it "
+                "has more heads than the limit of %" PRIu64 " and \"next\" is omitted.",
+                turned_count(mv, rule), q->limits->max_items);
+    return 0;
+}
+
+static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
+{
+    gr_coins_rule rule = rules[which].rule;
+    uint64_t *v = malloc((p->n + 1) * sizeof *v), x = 0;
+    if (!v || gr_ans_components(q)) {
+        free(v);
+        return v ? -1 : gr_oom(q);
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        v[i] = gr_coins_value(rule, p->heads[i]);
+        x ^= v[i];
+        cJSON *c = gr_ans_component(q);
+        gr_json_add_u64(c, "position", p->heads[i]);
+        gr_json_add_u64(c, "grundy", v[i]);
+    }
+    q->ans.grundy_known = true;
+    q->ans.grundy = x;
+    q->ans.winner = x ? "first" : "second";
+    gr_text *t = &q->ans.explanation;
+    gr_text_add(t, "Coin turning, %s (%s); coins are numbered from 1 at the left. The value of a "
+                "position is the nim-sum over its heads: ", rules[which].name, rules[which].summary);
+    gr_text_nim_sum(t, v, p->n, x);
+    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
+    int rc = 0;
+    for (size_t i = 0; x && i < p->n; i++) {
+        gr_coins_move mv;
+        if ((v[i] ^ x) >= v[i] || gr_coins_move_to(rule, p->heads[i], v[i] ^ x, &mv) != GR_OK)
+            continue;
+        gr_text_add(t, " Turning at coin %" PRIu64 " changes its contribution from %" PRIu64 " to %"
+                    PRIu64 ".", p->heads[i], v[i], v[i] ^ x);
+        rc = answer_move(q, p, &mv, rule);
+        x = 0;
+    }
+    if (x)
+        rc = gr_fail(q->err, 500, "internal", "heads", "no winning move found; please report this query");
+    free(v);
+    return rc;
+}
+
+int gr_analyze_coins(gr_query *q)
+{
+    coins_pos p = { 0 };
+    size_t which = 0;
+    int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_answer(q, &p, which);
+    free(p.heads);
+    free(p.sorted);
+    return rc;
+}

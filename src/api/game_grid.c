@@ -1,0 +1,199 @@
+/* grid: tokens on a rows x cols board, each moved by one of the steps and
+ * staying on the board; several tokens may share a square. The board is a
+ * graph whose node r * cols + c is square (r, c), so it answers exactly as
+ * graph does, cycles included. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/games.h"
+#include "api/token_sum.h"
+
+#define GRID_DEFAULT_SIDE 15
+#define GRID_MAX_STEPS 64
+
+static const int64_t default_steps[][2] = { { -2, 1 }, { -2, -1 }, { 1, -2 }, { -1, -2 } };
+
+typedef struct grid {
+    uint64_t rows, cols;
+    int64_t (*steps)[2];
+    size_t nsteps;
+    uint32_t *at; /* token squares as nodes */
+    size_t ntokens;
+} grid;
+
+static int read_side(gr_query *q, const char *name, uint64_t *out)
+{
+    const uint64_t dflt = GRID_DEFAULT_SIDE;
+    if (gr_q_u64(q, name, &dflt, out))
+        return -1;
+    if (*out >= 1 && *out <= q->limits->max_nodes)
+        return 0;
+    return gr_fail(q->err, 422, "out_of_range", name, "\"%s\" must be between 1 and %" PRIu64, name,
+                   q->limits->max_nodes);
+}
+
+static int read_pair(gr_query *q, const cJSON *item, const char *name, size_t i, int64_t out[2])
+{
+    char field[48];
+    snprintf(field, sizeof field, "%s[%zu]", name, i);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
+        return gr_fail(q->err, 422, "invalid_field", field, "each entry of \"%s\" must be a pair [%s]",
+                       name, name[0] == 's' ? "dr, dc" : "row, col");
+    snprintf(field, sizeof field, "%s[%zu][0]", name, i);
+    if (gr_json_i64(q->doc, item->child, field, &out[0], q->err))
+        return -1;
+    snprintf(field, sizeof field, "%s[%zu][1]", name, i);
+    return gr_json_i64(q->doc, item->child->next, field, &out[1], q->err);
+}
+
+static bool same_step(const int64_t a[2], const int64_t b[2])
+{
+    return a[0] == b[0] && a[1] == b[1];
+}
+
+/* Reads "steps" (default: the four knight-like steps), dropping repeats. */
+static int read_steps(gr_query *q, grid *g)
+{
+    const cJSON *arr = gr_q_get(q, "steps");
+    size_t n = arr && !cJSON_IsNull(arr) ? (size_t)cJSON_GetArraySize(arr) : 4;
+    if (arr && !cJSON_IsNull(arr) && (!cJSON_IsArray(arr) || n == 0 || n > GRID_MAX_STEPS))
+        return gr_fail(q->err, 422, "invalid_field", "steps",
+                       "\"steps\" must be an array of 1 to %d pairs [dr, dc]", GRID_MAX_STEPS);
+    g->steps = malloc(n * sizeof *g->steps);
+    if (!g->steps)
+        return gr_oom(q);
+    const cJSON *item = arr && !cJSON_IsNull(arr) ? arr->child : NULL;
+    for (size_t i = 0; i < n; i++, item = item ? item->next : NULL) {
+        int64_t st[2] = { default_steps[i % 4][0], default_steps[i % 4][1] };
+        if (item && read_pair(q, item, "steps", i, st))
+            return -1;
+        if (st[0] == 0 && st[1] == 0) {
+            char field[32];
+            snprintf(field, sizeof field, "steps[%zu]", i);
+            return gr_fail(q->err, 422, "invalid_field", field, "a step must move the token: [0, 0] "
+                           "is not a step");
+        }
+        bool seen = false;
+        for (size_t j = 0; j < g->nsteps; j++)
+            seen |= same_step(g->steps[j], st);
+        if (!seen) {
+            g->steps[g->nsteps][0] = st[0];
+            g->steps[g->nsteps++][1] = st[1];
+        }
+    }
+    return 0;
+}
+
+static int read_tokens(gr_query *q, grid *g)
+{
+    const cJSON *arr = gr_q_get(q, "tokens");
+    if (!cJSON_IsArray(arr))
+        return gr_fail(q->err, 422, arr ? "invalid_field" : "missing_field", "tokens",
+                       "\"tokens\" must be an array of squares [row, col], 0-indexed");
+    g->ntokens = (size_t)cJSON_GetArraySize(arr);
+    if (g->ntokens > q->limits->max_items)
+        return gr_fail(q->err, 422, "too_many", "tokens", "\"tokens\" has %zu entries; the limit is %"
+                       PRIu64, g->ntokens, q->limits->max_items);
+    g->at = malloc((g->ntokens + 1) * sizeof *g->at);
+    if (!g->at)
+        return gr_oom(q);
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, arr) {
+        int64_t rc[2];
+        if (read_pair(q, item, "tokens", i, rc))
+            return -1;
+        if (rc[0] < 0 || rc[1] < 0 || (uint64_t)rc[0] >= g->rows || (uint64_t)rc[1] >= g->cols) {
+            char field[32];
+            snprintf(field, sizeof field, "tokens[%zu]", i);
+            return gr_fail(q->err, 422, "out_of_range", field, "square [%" PRId64 ", %" PRId64 "] is off "
+                           "the %" PRIu64 " x %" PRIu64 " board; rows and columns count from 0",
+                           rc[0], rc[1], g->rows, g->cols);
+        }
+        g->at[i++] = (uint32_t)((uint64_t)rc[0] * g->cols + (uint64_t)rc[1]);
+    }
+    return 0;
+}
+
+static int read_grid(gr_query *q, grid *g)
+{
+    if (read_side(q, "rows", &g->rows) || read_side(q, "cols", &g->cols))
+        return -1;
+    if (g->rows * g->cols > q->limits->max_nodes)
+        return gr_fail(q->err, 422, "too_many", "rows", "the board has %" PRIu64 " squares; the limit "
+                       "is %" PRIu64, g->rows * g->cols, q->limits->max_nodes);
+    if (read_steps(q, g))
+        return -1;
+    if (g->rows * g->cols * g->nsteps > q->limits->max_edges)
+        return gr_fail(q->err, 422, "too_many", "steps", "squares times steps is %" PRIu64 "; the "
+                       "limit on moves is %" PRIu64, g->rows * g->cols * g->nsteps, q->limits->max_edges);
+    return read_tokens(q, g);
+}
+
+static bool on_board(const grid *g, uint64_t r, uint64_t c, const int64_t st[2], uint32_t *to)
+{
+    int64_t r2 = (int64_t)r + st[0], c2 = (int64_t)c + st[1];
+    if (st[0] <= -(int64_t)g->rows || st[0] >= (int64_t)g->rows || st[1] <= -(int64_t)g->cols ||
+        st[1] >= (int64_t)g->cols || r2 < 0 || c2 < 0 || (uint64_t)r2 >= g->rows ||
+        (uint64_t)c2 >= g->cols)
+        return false;
+    *to = (uint32_t)((uint64_t)r2 * g->cols + (uint64_t)c2);
+    return true;
+}
+
+static gr_status build_board(const grid *g, gr_graph *out)
+{
+    size_t cap = (size_t)(g->rows * g->cols * g->nsteps) + 1;
+    uint32_t *from = malloc(cap * sizeof *from), *to = malloc(cap * sizeof *to), m = 0;
+    gr_status s = GR_ENOMEM;
+    if (from && to) {
+        for (uint64_t r = 0; r < g->rows; r++)
+            for (uint64_t c = 0; c < g->cols; c++)
+                for (size_t k = 0; k < g->nsteps; k++)
+                    if (on_board(g, r, c, g->steps[k], &to[m]))
+                        from[m++] = (uint32_t)(r * g->cols + c);
+        s = gr_graph_build((uint32_t)(g->rows * g->cols), from, to, m, out);
+    }
+    free(from);
+    free(to);
+    return s;
+}
+
+static cJSON *square_item(const void *ctx, uint32_t v)
+{
+    const grid *g = ctx;
+    uint64_t rc[2] = { v / g->cols, v % g->cols };
+    return gr_json_u64_array(rc, 2);
+}
+
+static void square_text(const void *ctx, uint32_t v, gr_text *t)
+{
+    const grid *g = ctx;
+    gr_text_add(t, "[%" PRIu64 ", %" PRIu64 "]", v / g->cols, v % g->cols);
+}
+
+int gr_analyze_grid(gr_query *q)
+{
+    grid g = { .nsteps = 0 };
+    gr_graph board = { 0 };
+    int rc = read_grid(q, &g);
+    if (rc == 0 && !gr_budget_spend(&q->budget, g.rows * g.cols * g.nsteps))
+        rc = gr_fail_engine(q->err, GR_ELIMIT, "rows", "building this board");
+    if (rc == 0) {
+        gr_status s = build_board(&g, &board);
+        rc = s == GR_OK ? 0 : gr_fail_engine(q->err, s, "rows", "building this board");
+    }
+    if (rc == 0) {
+        char name[96];
+        snprintf(name, sizeof name, "A %" PRIu64 " x %" PRIu64 " board with %zu steps", g.rows, g.cols,
+                 g.nsteps);
+        gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
+                             .node_item = square_item, .node_text = square_text, .board = name };
+        rc = gr_token_sum(q, &b);
+    }
+    gr_graph_free(&board);
+    free(g.steps);
+    free(g.at);
+    return rc;
+}

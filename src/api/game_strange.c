@@ -1,0 +1,136 @@
+/* strange_nim: piles [x, k]; take between 1 and floor(x / k) from one pile.
+ * A sum of heaps like any other, so it answers every compound through the
+ * shared heap code; each pile carries its own k. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/games.h"
+#include "api/heap_sum.h"
+#include "grundy/heapplay.h"
+#include "grundy/strange.h"
+#include "grundy/u128.h"
+
+typedef struct strange_ctx {
+    uint64_t *k;      /* per pile */
+    gr_budget *budget;
+} strange_ctx;
+
+static gr_status strange_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
+{
+    const strange_ctx *c = ctx;
+    return gr_strange_value(n, c->k[pile], c->budget, g, NULL);
+}
+
+static gr_status strange_move(const void *ctx, size_t pile, uint64_t n, uint64_t target,
+                              gr_heap_move *mv)
+{
+    const strange_ctx *c = ctx;
+    uint64_t take = 0;
+    gr_status s = gr_strange_move(n, c->k[pile], target, c->budget, &take);
+    if (s != GR_OK)
+        return s;
+    mv->take = take;
+    mv->nparts = n > take ? 1 : 0;
+    mv->part[0] = n - take;
+    return GR_OK;
+}
+
+/* The options of one pile for the direct remoteness search. */
+static void strange_options(const void *ctx, uint64_t n, gr_heap_emit emit, void *arg)
+{
+    uint64_t k = *(const uint64_t *)ctx;
+    for (uint64_t take = 1; take <= n / k; take++) {
+        gr_heap_move mv = { .take = take, .nparts = n > take ? 1 : 0, .part = { n - take, 0 } };
+        emit(arg, &mv);
+    }
+}
+
+static gr_status strange_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                                gr_heap_move *mv)
+{
+    const strange_ctx *c = ctx;
+    /* The search visits every smaller pile and all its options: refuse up
+     * front what the budget cannot cover, since options are not stoppable. */
+    if ((gr_u128)(n / c->k[pile]) * n / 2 > b->left) {
+        b->left = 0;
+        return GR_ELIMIT;
+    }
+    gr_heap_game game = { &c->k[pile], strange_options };
+    return gr_heap_remoteness(&game, n, b, r, mv);
+}
+
+static cJSON *strange_item(const void *ctx, size_t pile, uint64_t size)
+{
+    const strange_ctx *c = ctx;
+    uint64_t pair[2] = { size, c->k[pile] };
+    return gr_json_u64_array(pair, 2);
+}
+
+static void strange_facts(const void *ctx, size_t pile, cJSON *component)
+{
+    gr_json_add_u64(component, "k", ((const strange_ctx *)ctx)->k[pile]);
+}
+
+static int read_pile(gr_query *q, const cJSON *item, size_t i, uint64_t *x, uint64_t *k)
+{
+    char field[48];
+    snprintf(field, sizeof field, "piles[%zu]", i);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
+        return gr_fail(q->err, 422, "invalid_field", field,
+                       "each pile must be a pair [x, k]: x tokens, and a move takes 1 to "
+                       "floor(x / k) of them");
+    snprintf(field, sizeof field, "piles[%zu][0]", i);
+    if (gr_q_u64_at(q, item->child, field, x))
+        return -1;
+    snprintf(field, sizeof field, "piles[%zu][1]", i);
+    if (gr_q_u64_at(q, item->child->next, field, k))
+        return -1;
+    if (*k == 0)
+        return gr_fail(q->err, 422, "out_of_range", field, "k must be at least 1");
+    return 0;
+}
+
+static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
+{
+    const cJSON *arr = gr_q_get(q, "piles");
+    *x = *k = NULL;
+    if (!cJSON_IsArray(arr))
+        return gr_fail(q->err, 422, arr ? "invalid_field" : "missing_field", "piles",
+                       "\"piles\" must be an array of pairs [x, k], such as [[10, 3], [7, 2]]");
+    *n = (size_t)cJSON_GetArraySize(arr);
+    if (*n > q->limits->max_items)
+        return gr_fail(q->err, 422, "too_many", "piles", "\"piles\" has %zu entries; the limit is %" PRIu64,
+                       *n, q->limits->max_items);
+    *x = malloc((*n + 1) * sizeof **x);
+    *k = malloc((*n + 1) * sizeof **k);
+    if (!*x || !*k)
+        return gr_oom(q);
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, arr) {
+        if (read_pile(q, item, i, &(*x)[i], &(*k)[i]))
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+int gr_analyze_strange_nim(gr_query *q)
+{
+    uint64_t *x, *k;
+    size_t n = 0;
+    int rc = read_piles(q, &x, &k, &n);
+    if (rc == 0) {
+        strange_ctx ctx = { k, &q->budget };
+        gr_heap_rules rules = { .ctx = &ctx, .value = strange_value, .move = strange_move,
+                                .name = "Strange nim: g(x) = x/k when k divides x, else "
+                                        "g(x - floor(x/k) - 1)",
+                                .remote = strange_remote, .pile_item = strange_item,
+                                .pile_facts = strange_facts };
+        rc = gr_heap_sum(q, x, n, &rules);
+    }
+    free(x);
+    free(k);
+    return rc;
+}

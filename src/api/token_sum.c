@@ -1,0 +1,551 @@
+#include "api/token_sum.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/compound.h"
+#include "api/heap_sum.h"
+#include "grundy/loopy.h"
+
+#define STAY UINT32_MAX       /* a token that does not move */
+#define OPTIONS_SHOWN 32      /* finite option values listed per infinite token */
+
+static const char *outcome_name(uint8_t r)
+{
+    return r == GR_OUTCOME_WIN ? "win" : r == GR_OUTCOME_LOSS ? "loss" : "draw";
+}
+
+static bool is_terminal(const gr_graph *g, uint32_t u)
+{
+    return g->first[u] == g->first[u + 1];
+}
+
+static cJSON *add_component(gr_query *q, const gr_token_board *b, size_t i)
+{
+    cJSON *c = gr_ans_component(q);
+    if (!c)
+        return NULL;
+    gr_json_add_u64(c, "token", i);
+    cJSON_AddItemToObject(c, "node", b->node_item(b->ctx, b->at[i]));
+    return c;
+}
+
+static uint32_t *new_dest(gr_query *q, size_t n)
+{
+    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
+    if (!dest) {
+        gr_oom(q);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        dest[i] = STAY;
+    return dest;
+}
+
+static cJSON *move_entry(gr_query *q, cJSON *move, cJSON *list)
+{
+    if (!list)
+        return move;
+    cJSON *one = cJSON_CreateObject();
+    if (one)
+        cJSON_AddItemToArray(list, one);
+    else
+        gr_oom(q);
+    return one;
+}
+
+/* ans.move and ans.next for tokens moving to dest[i] (STAY: unmoved). One
+ * moving token gives {token, from, to, text}; with `multi`, the move is
+ * {"moves": [...], "text"}. `why` ends the sentence. */
+static int answer_tokens(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
+                         const char *why)
+{
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    cJSON *arr = next ? cJSON_AddArrayToObject(next, "tokens") : NULL;
+    cJSON *list = arr && multi ? cJSON_AddArrayToObject(move, "moves") : NULL;
+    if (!arr || (multi && !list))
+        return gr_oom(q);
+    gr_text t = { .len = 0 };
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t to = dest[i] == STAY ? b->at[i] : dest[i];
+        cJSON_AddItemToArray(arr, b->node_item(b->ctx, to));
+        if (dest[i] == STAY)
+            continue;
+        cJSON *one = move_entry(q, move, list);
+        if (!one)
+            return -1;
+        gr_json_add_u64(one, "token", i);
+        cJSON_AddItemToObject(one, "from", b->node_item(b->ctx, b->at[i]));
+        cJSON_AddItemToObject(one, "to", b->node_item(b->ctx, to));
+        gr_text_add(&t, t.len ? "; token %zu from " : "Move token %zu from ", i);
+        b->node_text(b->ctx, b->at[i], &t);
+        gr_text_add(&t, " to ");
+        b->node_text(b->ctx, to, &t);
+    }
+    gr_text_add(&t, ": %s.", why);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    return 0;
+}
+
+static int answer_one(gr_query *q, const gr_token_board *b, size_t i, uint32_t v, const char *why)
+{
+    uint32_t *dest = new_dest(q, b->ntokens);
+    if (!dest)
+        return -1;
+    dest[i] = v;
+    int rc = answer_tokens(q, b, dest, false, why);
+    free(dest);
+    return rc;
+}
+
+static bool draw_follower(const gr_graph *g, const uint8_t *res, uint32_t u, uint32_t *v)
+{
+    for (uint32_t e = g->first[u]; e < g->first[u + 1]; e++) {
+        if (res[g->succ[e]] == GR_OUTCOME_DRAW) {
+            *v = g->succ[e];
+            return true;
+        }
+    }
+    return false;
+}
+
+static int internal_no_move(gr_query *q)
+{
+    return gr_fail(q->err, 500, "internal", "tokens", "no move found where one must exist; please "
+                   "report this query");
+}
+
+/* ---- outcomes by retrograde analysis: misere play, conjunctive compounds -- */
+
+typedef struct outcomes {
+    uint8_t *res;
+    uint32_t *depth;
+} outcomes;
+
+static int solve_outcomes(gr_query *q, const gr_graph *g, bool misere, outcomes *o)
+{
+    size_t n = (size_t)g->nnodes + 1;
+    o->res = malloc(n * sizeof *o->res);
+    o->depth = malloc(n * sizeof *o->depth);
+    if (!o->res || !o->depth)
+        return gr_oom(q);
+    gr_status s = gr_graph_outcomes(g, misere, &q->budget, o->res, o->depth);
+    return s == GR_OK ? 0 : gr_fail_engine(q->err, s, "edges", "the outcomes of this graph");
+}
+
+static void free_outcomes(outcomes *o)
+{
+    free(o->res);
+    free(o->depth);
+}
+
+static int outcome_component(gr_query *q, const gr_token_board *b, const outcomes *o, size_t i)
+{
+    cJSON *c = add_component(q, b, i);
+    if (!c)
+        return -1;
+    uint32_t u = b->at[i];
+    cJSON_AddNullToObject(c, "grundy");
+    cJSON_AddStringToObject(c, "outcome", outcome_name(o->res[u]));
+    if (o->res[u] == GR_OUTCOME_DRAW)
+        cJSON_AddNullToObject(c, "remoteness");
+    else
+        gr_json_add_u64(c, "remoteness", o->depth[u]);
+    return 0;
+}
+
+static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o)
+{
+    uint32_t u = b->at[0], v;
+    uint8_t r = o->res[u];
+    q->ans.winner = r == GR_OUTCOME_WIN ? "first" : r == GR_OUTCOME_LOSS ? "second" : "draw";
+    if (gr_ans_components(q) || outcome_component(q, b, o, 0))
+        return -1;
+    gr_text *t = &q->ans.explanation;
+    gr_text_add(t, "Misere play (the player who cannot move wins) of one token on %s, solved by "
+                "retrograde analysis: ", b->board);
+    if (r == GR_OUTCOME_WIN && is_terminal(b->graph, u)) {
+        gr_text_add(t, "the token cannot move, so the player to move wins.");
+        return 0;
+    }
+    if (r == GR_OUTCOME_LOSS) {
+        gr_text_add(t, "every move leads to a win for the opponent.");
+        return 0;
+    }
+    if (r == GR_OUTCOME_WIN) {
+        gr_text_add(t, "a win in %" PRIu32 " moves at most.", o->depth[u]);
+        if (gr_graph_outcome_move(b->graph, o->res, o->depth, u, &v) != GR_OK)
+            return internal_no_move(q);
+        return answer_one(q, b, 0, v, "the opponent then loses, as quickly as it can be forced");
+    }
+    gr_text_add(t, "neither player can force a win: a draw.");
+    if (!draw_follower(b->graph, o->res, u, &v))
+        return internal_no_move(q);
+    return answer_one(q, b, 0, v, "this keeps the game drawn");
+}
+
+static int misere_single(gr_query *q, const gr_token_board *b)
+{
+    if (b->ntokens > 1)
+        return gr_fail(q->err, 422, "unsupported_convention", "convention",
+                       "misere play is answered for one token only: a misere sum is not decided "
+                       "by the XOR of Grundy values; send one token, or use \"convention\": "
+                       "\"normal\"");
+    if (b->ntokens == 0) {
+        q->ans.winner = "first";
+        gr_text_add(&q->ans.explanation, "No tokens: the player to move cannot move, and under "
+                    "misere play that player wins.");
+        return gr_ans_components(q);
+    }
+    outcomes o = { 0 };
+    int rc = solve_outcomes(q, b->graph, true, &o);
+    if (rc == 0)
+        rc = misere_answer(q, b, &o);
+    free_outcomes(&o);
+    return rc;
+}
+
+/* Conjunctive: the least remoteness over the tokens that are not drawn
+ * decides (a drawn token never ends, so it cannot end the game); all drawn
+ * is a draw. */
+static int conjunctive_moves(gr_query *q, const gr_token_board *b, const outcomes *o, bool win)
+{
+    uint32_t *dest = new_dest(q, b->ntokens);
+    if (!dest)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < b->ntokens && rc == 0; i++) {
+        uint32_t u = b->at[i];
+        gr_status s = GR_OK;
+        if (o->res[u] == GR_OUTCOME_WIN)
+            s = gr_graph_outcome_move(b->graph, o->res, o->depth, u, &dest[i]);
+        else if (o->res[u] == GR_OUTCOME_LOSS)
+            s = gr_graph_outcome_delay(b->graph, o->res, o->depth, u, &dest[i]);
+        else if (!draw_follower(b->graph, o->res, u, &dest[i]))
+            s = GR_EINVAL;
+        if (s != GR_OK)
+            rc = internal_no_move(q);
+    }
+    if (rc == 0)
+        rc = answer_tokens(q, b, dest, true, win ? "each token by its remoteness rule"
+                                                 : "this keeps the game drawn");
+    free(dest);
+    return rc;
+}
+
+static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcomes *o)
+{
+    uint64_t *rem = malloc((b->ntokens + 1) * sizeof *rem);
+    if (!rem || gr_ans_components(q)) {
+        free(rem);
+        return rem ? -1 : gr_oom(q);
+    }
+    size_t finite = 0;
+    int rc = 0;
+    for (size_t i = 0; i < b->ntokens && rc == 0; i++) {
+        if (o->res[b->at[i]] != GR_OUTCOME_DRAW)
+            rem[finite++] = o->depth[b->at[i]];
+        rc = outcome_component(q, b, o, i);
+    }
+    bool drawn = b->ntokens > 0 && finite == 0, win = gr_conjunctive_win(rem, finite);
+    q->ans.winner = drawn ? "draw" : win ? "first" : "second";
+    if (rc == 0 && drawn)
+        gr_text_add(&q->ans.explanation, "Conjunctive compound on %s: every token is on a drawn "
+                    "node (play can go on forever in each), so the compound is a draw.", b->board);
+    else if (rc == 0)
+        gr_compound_explain(q, rem, finite, "tokens", win);
+    if (rc == 0 && finite < b->ntokens && !drawn)
+        gr_text_add(&q->ans.explanation, " Tokens on drawn nodes never end and do not count.");
+    if (rc == 0 && (win || drawn))
+        rc = conjunctive_moves(q, b, o, win);
+    free(rem);
+    return rc;
+}
+
+static int conjunctive(gr_query *q, const gr_token_board *b)
+{
+    outcomes o = { 0 };
+    int rc = solve_outcomes(q, b->graph, false, &o);
+    if (rc == 0)
+        rc = conjunctive_answer(q, b, &o);
+    free_outcomes(&o);
+    return rc;
+}
+
+/* ---- acyclic graphs: Grundy values ------------------------------------- */
+
+static uint64_t *token_values(gr_query *q, const gr_token_board *b, const uint32_t *values)
+{
+    uint64_t *tv = malloc((b->ntokens + 1) * sizeof *tv);
+    if (!tv || gr_ans_components(q)) {
+        if (!tv)
+            gr_oom(q);
+        free(tv);
+        return NULL;
+    }
+    for (size_t i = 0; i < b->ntokens; i++) {
+        tv[i] = values[b->at[i]];
+        cJSON *c = add_component(q, b, i);
+        if (!c) {
+            free(tv);
+            return NULL;
+        }
+        gr_json_add_u64(c, "grundy", tv[i]);
+    }
+    return tv;
+}
+
+static int dag_disjunctive(gr_query *q, const gr_token_board *b, const uint32_t *values,
+                           const uint64_t *tv)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < b->ntokens; i++)
+        x ^= tv[i];
+    q->ans.grundy_known = true;
+    q->ans.grundy = x;
+    q->ans.winner = x ? "first" : "second";
+    gr_text *t = &q->ans.explanation;
+    gr_text_add(t, "%s; each node's Grundy value is the mex of its successors'. Nim-sum over the "
+                "tokens: ", b->board);
+    gr_text_nim_sum(t, tv, b->ntokens, x);
+    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
+    for (size_t i = 0; x && i < b->ntokens; i++) {
+        uint32_t target = (uint32_t)(tv[i] ^ x), v;
+        if (target < tv[i] && gr_graph_move(b->graph, values, b->at[i], target, &v) == GR_OK)
+            return answer_one(q, b, i, v, "the nim-sum becomes 0");
+    }
+    return x ? internal_no_move(q) : 0;
+}
+
+static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *values,
+                         const uint64_t *tv)
+{
+    size_t n = b->ntokens;
+    bool *moves = malloc((n + 1) * sizeof *moves);
+    uint64_t *target = malloc((n + 1) * sizeof *target);
+    uint32_t *dest = new_dest(q, n);
+    int rc = 0;
+    if (!moves || !target || !dest)
+        rc = dest ? gr_oom(q) : -1;
+    bool win = rc == 0 && gr_selective_plan(q->compound, tv, n, moves, target);
+    if (rc == 0) {
+        q->ans.winner = win ? "first" : "second";
+        gr_text_add(&q->ans.explanation, "%s. ", b->board);
+        gr_compound_explain(q, tv, n, "tokens", win);
+    }
+    for (size_t i = 0; win && rc == 0 && i < n; i++)
+        if (moves[i] && gr_graph_move(b->graph, values, b->at[i], (uint32_t)target[i], &dest[i]) != GR_OK)
+            rc = internal_no_move(q);
+    if (win && rc == 0)
+        rc = answer_tokens(q, b, dest, true, "every moved token reaches its target value");
+    free(moves);
+    free(target);
+    free(dest);
+    return rc;
+}
+
+/* ---- graphs with cycles: Smith's theory ---------------------------------- */
+
+typedef struct loopy_sum {
+    gr_loopy l;
+    size_t ninf;    /* tokens with an infinite value */
+    size_t inf_at;  /* one of them */
+    uint64_t x;     /* XOR of the finite values */
+} loopy_sum;
+
+static void text_options(gr_text *t, const gr_graph *g, const gr_loopy *l, uint32_t u)
+{
+    uint32_t k[12];
+    size_t n = gr_loopy_options(g, l, u, k, 12);
+    gr_text_add(t, "{");
+    for (size_t i = 0; i < n && i < 12; i++)
+        gr_text_add(t, "%s%" PRIu32, i ? ", " : "", k[i]);
+    gr_text_add(t, n > 12 ? ", ...}" : "}");
+}
+
+static int loopy_component(gr_query *q, const gr_token_board *b, const gr_loopy *l, size_t i)
+{
+    cJSON *c = add_component(q, b, i);
+    if (!c)
+        return -1;
+    uint32_t u = b->at[i];
+    if (l->value[u] != GR_LOOPY_INF) {
+        gr_json_add_u64(c, "grundy", l->value[u]);
+        return 0;
+    }
+    uint32_t k[OPTIONS_SHOWN];
+    size_t n = gr_loopy_options(b->graph, l, u, k, OPTIONS_SHOWN);
+    cJSON_AddNullToObject(c, "grundy");
+    cJSON_AddTrueToObject(c, "infinite");
+    cJSON *arr = cJSON_AddArrayToObject(c, "finite_options");
+    for (size_t j = 0; arr && j < n && j < OPTIONS_SHOWN; j++)
+        cJSON_AddItemToArray(arr, gr_json_u64_item(k[j]));
+    if (n > OPTIONS_SHOWN)
+        gr_json_add_u64(c, "finite_options_total", n);
+    return 0;
+}
+
+/* Among moves to a position with every value finite and nim-sum 0, the one
+ * that least raises (sum of values, sum of counters): successive positions
+ * the winner leaves then strictly decrease in that order, whatever the
+ * opponent does, so play cannot cycle. */
+static int loopy_finite_win(gr_query *q, const gr_token_board *b, const loopy_sum *ls)
+{
+    const gr_loopy *l = &ls->l;
+    size_t best = SIZE_MAX;
+    uint32_t best_v = 0;
+    uint64_t best_drop = 0;
+    int64_t best_dc = 0;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t u = b->at[i], val = l->value[u], target = val ^ (uint32_t)ls->x, v;
+        if (target >= val || gr_loopy_move(b->graph, l, u, target, &v) != GR_OK)
+            continue;
+        uint64_t drop = val - target;
+        int64_t dc = (int64_t)l->counter[v] - (int64_t)l->counter[u];
+        if (best == SIZE_MAX || drop > best_drop || (drop == best_drop && dc < best_dc)) {
+            best = i;
+            best_v = v;
+            best_drop = drop;
+            best_dc = dc;
+        }
+    }
+    if (best == SIZE_MAX)
+        return internal_no_move(q);
+    return answer_one(q, b, best, best_v, "the nim-sum becomes 0 with every value finite, and "
+                      "the counters keep play from cycling");
+}
+
+/* Whether moving token i to v leaves the opponent without a win. */
+static bool keeps_draw(const gr_token_board *b, const loopy_sum *ls, size_t i, uint32_t v)
+{
+    const gr_loopy *l = &ls->l;
+    uint32_t u = b->at[i];
+    bool u_inf = l->value[u] == GR_LOOPY_INF, v_inf = l->value[v] == GR_LOOPY_INF;
+    size_t ninf = ls->ninf - u_inf + v_inf;
+    uint64_t x = ls->x ^ (u_inf ? 0 : l->value[u]) ^ (v_inf ? 0 : l->value[v]);
+    if (ninf != 1)
+        return ninf >= 2;
+    uint32_t w = v_inf ? v : b->at[ls->inf_at];
+    return x > UINT32_MAX || !gr_loopy_has_option(b->graph, l, w, (uint32_t)x);
+}
+
+static int loopy_draw_move(gr_query *q, const gr_token_board *b, const loopy_sum *ls)
+{
+    const gr_graph *g = b->graph;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t u = b->at[i];
+        for (uint32_t e = g->first[u]; e < g->first[u + 1]; e++) {
+            if (!gr_budget_spend(&q->budget, 1 + g->first[g->succ[e] + 1] - g->first[g->succ[e]]))
+                return 0; /* the draw stands; a move that keeps it is only offered */
+            if (keeps_draw(b, ls, i, g->succ[e]))
+                return answer_one(q, b, i, g->succ[e], "this keeps the game drawn");
+        }
+    }
+    return internal_no_move(q);
+}
+
+static void loopy_explain(gr_query *q, const gr_token_board *b, const loopy_sum *ls, bool win)
+{
+    gr_text *t = &q->ans.explanation;
+    gr_text_add(t, "%s, with cycles: values follow Smith's theory (a finite value, or infinity with "
+                "the set K of finite values among the node's followers). ", b->board);
+    if (ls->ninf == 0)
+        gr_text_add(t, "Every token has a finite value; their nim-sum is %" PRIu64 ", %s", ls->x,
+                    win ? "non-zero: the player to move wins." : "zero: the player to move loses.");
+    else if (ls->ninf >= 2)
+        gr_text_add(t, "%zu tokens have infinite values, and a sum of two infinities is a draw.",
+                    ls->ninf);
+    else {
+        gr_text_add(t, "Token %zu is at infinity with K = ", ls->inf_at);
+        text_options(t, b->graph, &ls->l, b->at[ls->inf_at]);
+        gr_text_add(t, "; the other tokens' nim-sum %" PRIu64 " is %s", ls->x,
+                    win ? "in K: the player to move wins by moving that token to a follower of "
+                          "that value."
+                        : "not in K: neither player can force a win, a draw.");
+    }
+}
+
+static int loopy_answer(gr_query *q, const gr_token_board *b, loopy_sum *ls)
+{
+    if (gr_ans_components(q))
+        return -1;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t val = ls->l.value[b->at[i]];
+        if (loopy_component(q, b, &ls->l, i))
+            return -1;
+        if (val == GR_LOOPY_INF) {
+            ls->ninf++;
+            ls->inf_at = i;
+        } else {
+            ls->x ^= val;
+        }
+    }
+    uint32_t w = ls->ninf ? b->at[ls->inf_at] : 0, v;
+    bool win = ls->ninf == 0 ? ls->x != 0
+             : ls->ninf == 1 && ls->x <= UINT32_MAX &&
+               gr_loopy_has_option(b->graph, &ls->l, w, (uint32_t)ls->x);
+    bool drawn = ls->ninf > 0 && !win;
+    q->ans.winner = win ? "first" : drawn ? "draw" : "second";
+    q->ans.grundy_known = ls->ninf == 0;
+    q->ans.grundy = ls->x;
+    loopy_explain(q, b, ls, win);
+    if (drawn)
+        return loopy_draw_move(q, b, ls);
+    if (!win)
+        return 0;
+    if (ls->ninf == 0)
+        return loopy_finite_win(q, b, ls);
+    if (gr_loopy_move(b->graph, &ls->l, w, (uint32_t)ls->x, &v) != GR_OK)
+        return internal_no_move(q);
+    return answer_one(q, b, ls->inf_at, v, "every value becomes finite with nim-sum 0");
+}
+
+static int loopy(gr_query *q, const gr_token_board *b)
+{
+    loopy_sum ls = { .ninf = 0 };
+    gr_status s = gr_loopy_solve(b->graph, &q->budget, &ls.l);
+    int rc = s == GR_OK ? loopy_answer(q, b, &ls)
+                        : gr_fail_engine(q->err, s, "edges", "the values of this graph");
+    gr_loopy_free(&ls.l);
+    return rc;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+static int cycle_refused(gr_query *q, const gr_token_board *b, uint32_t node)
+{
+    gr_text at = { .len = 0 };
+    b->node_text(b->ctx, node, &at);
+    return gr_fail(q->err, 422, "cycle", "compound",
+                   "the %s compound is answered on acyclic boards only, and this one has a cycle "
+                   "(through %s); use the disjunctive or conjunctive compound",
+                   gr_compound_name(q->compound), at.buf);
+}
+
+int gr_token_sum(gr_query *q, const gr_token_board *b)
+{
+    if (q->misere)
+        return misere_single(q, b);
+    if (q->compound == GR_CONJUNCTIVE)
+        return conjunctive(q, b);
+    uint32_t *values = malloc(((size_t)b->graph->nnodes + 1) * sizeof *values), cyc = 0;
+    if (!values)
+        return gr_oom(q);
+    gr_status s = gr_graph_grundy(b->graph, &q->budget, values, &cyc);
+    int rc;
+    if (s == GR_ECYCLE) {
+        rc = q->compound == GR_DISJUNCTIVE ? loopy(q, b) : cycle_refused(q, b, cyc);
+    } else if (s != GR_OK) {
+        rc = gr_fail_engine(q->err, s, "edges", "the Grundy values of this graph");
+    } else {
+        uint64_t *tv = token_values(q, b, values);
+        rc = !tv ? -1 : q->compound == GR_DISJUNCTIVE ? dag_disjunctive(q, b, values, tv)
+                                                       : dag_selective(q, b, values, tv);
+        free(tv);
+    }
+    free(values);
+    return rc;
+}

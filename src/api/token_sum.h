@@ -1,0 +1,27 @@
+/* Tokens on a directed graph, shared by graph and grid: every compound,
+ * misere play of one token, and graphs with cycles (Smith's theory).
+ * The games read their own input and say how a node is written. */
+#ifndef GRUNDY_API_TOKEN_SUM_H
+#define GRUNDY_API_TOKEN_SUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/query.h"
+#include "grundy/graph.h"
+
+typedef struct gr_token_board {
+    const gr_graph *graph;
+    const uint32_t *at;  /* the node of each token */
+    size_t ntokens;
+    const void *ctx;
+    cJSON *(*node_item)(const void *ctx, uint32_t v);           /* as the request writes it */
+    void (*node_text)(const void *ctx, uint32_t v, gr_text *t); /* for sentences */
+    const char *board;   /* the position's board, as a person names it */
+} gr_token_board;
+
+/* Fills q->ans for the tokens (field "tokens") in the query's convention
+ * and compound. */
+int gr_token_sum(gr_query *q, const gr_token_board *b);
+
+#endif
