@@ -13,16 +13,20 @@
  * depth-first search with an explicit stack. Every part a move leaves is
  * smaller than the heap it came from, so when {h} is searched, whether each
  * smaller heap is dead is known, and every single-heap option is already
- * solved: for a game that never splits the stack is one frame deep however
+ * solved (single heaps have their own array, so such an option costs no
+ * probe): for a game that never splits the stack is one frame deep however
  * large n is, and the move lists kept on it stay short.
  *
- * Bounds. The search keeps at most GR_HEAPPLAY_MAX_STATES positions,
- * MAX_KEY_BYTES bytes of keys and MAX_PENDING_MOVES listed moves; past any of
- * them it gives up with GR_ELIMIT. Heaps above MAX_HEAP are refused up front:
- * options() cannot be interrupted, and in every ready-made game all heaps
- * above 2 + max k have a move, so such a heap would need more states than the
- * cap anyway. Each move options() lists costs a step, and each option
- * examined costs 1 + its number of heaps (building and hashing its key).
+ * Bounds. The search keeps at most GR_HEAPPLAY_MAX_STATES positions (single
+ * heaps with a move included), MAX_KEY_BYTES bytes of long keys and
+ * MAX_PENDING_MOVES listed moves; past any of them it gives up with
+ * GR_ELIMIT. Heaps above MAX_HEAP are refused up front: options() cannot be
+ * interrupted, and in every ready-made game all heaps above 2 + max k have a
+ * move, so solving every heap up to n would pass the cap anyway.
+ *
+ * Budget. A move options() lists costs a step; an option examined costs
+ * 1 + its number of heaps (building its key), and LOOKUP_COST more when it
+ * has two heaps or more (a probe of the table); each heap solved costs one.
  *
  * Progress. A move must remove a token or split a heap in two, so that the
  * positions form no cycle; a move that does neither, or breaks the
@@ -85,21 +89,34 @@ gr_heap_game gr_heap_game_grundys(void)
 #define MAX_HEAP ((uint64_t)GR_HEAPPLAY_MAX_STATES * 4u)
 #define MAX_KEY_BYTES ((size_t)1 << 25)
 #define MAX_PENDING_MOVES ((size_t)1 << 22)
+/* Steps charged per probe of the table, besides 1 + the number of heaps
+ * for every option examined: a probe of a table of a million states is a
+ * cache and TLB miss, measured at 100-200 ns, about what this many plain
+ * steps of the other solvers cost. */
+#define LOOKUP_COST 32u
 #define NO_VALUE UINT64_MAX
 #define NO_HEAP UINT32_MAX
+#define NO_SLOT UINT32_MAX
 
 typedef enum search_kind { KIND_MISERE, KIND_REMOTENESS } search_kind;
 
-/* A position seen. value: misere 1 (win) or 0 (loss); remoteness R. Keys of
- * up to INLINE_KEY bytes (most, in practice) are kept in the entry, which
- * saves a cache miss per lookup; longer ones in the key arena. */
-#define INLINE_KEY 15u
+/* A position seen, stored in the open-addressing table itself (one cache
+ * miss per probe). value: misere 1 (win) or 0 (loss), or the remoteness,
+ * which is below 2^31: a play from a heap of n <= MAX_HEAP lasts at most 2n
+ * moves (each removes a token or adds a heap). Keys of up to INLINE_KEY
+ * bytes, nearly all in practice, are kept in the entry; longer ones in the
+ * key arena. key_len 0 marks an empty slot (the empty position, which has
+ * no move, is never stored). */
+#define INLINE_KEY 20u
+#define DONE_BIT 0x80000000u
 typedef struct entry {
-    uint64_t value;
+    uint32_t tag;   /* the key hash's high half */
+    uint32_t value; /* DONE_BIT once solved */
     uint32_t key_len;
-    uint32_t key_off;
-    uint8_t key[INLINE_KEY];
-    bool done;
+    union {
+        uint32_t off;
+        uint8_t bytes[INLINE_KEY];
+    } key;
 } entry;
 
 /* A listed move: the heaps it leaves (0 for none); parts fit in 32 bits
@@ -111,14 +128,14 @@ typedef struct pending_move {
 /* A position being searched: the moves of one of its distinct heap sizes
  * are listed at moves[moves_off ..], and next is the next to examine. */
 typedef struct frame {
-    uint32_t entry;
+    uint32_t slot; /* its entry; NO_SLOT for the outermost frame, {s->current} */
     uint32_t heap; /* index of that heap in the decoded position, NO_HEAP before the first */
     uint32_t moves_off, moves_len, next;
     bool any_option;
-    bool settled;        /* no later option can change the value */
-    bool found_loss;     /* misere */
-    uint64_t best_even;  /* remoteness: least even option, NO_VALUE if none */
-    uint64_t best_odd;   /* remoteness: greatest odd option, NO_VALUE if none */
+    bool settled;       /* no later option can change the value */
+    bool found_loss;    /* misere */
+    uint64_t best_even; /* remoteness: least even option, NO_VALUE if none */
+    uint64_t best_odd;  /* remoteness: greatest odd option, NO_VALUE if none */
 } frame;
 
 typedef struct search {
@@ -128,10 +145,11 @@ typedef struct search {
     gr_status failed; /* set by the emit callback, which cannot return one */
     uint64_t listing; /* the heap whose moves options() is listing */
     uint8_t *alive;   /* alive[h] for the heaps solved so far */
-    entry *entries;
-    size_t nentries, entries_cap;
-    uint64_t *slots; /* high half: the key hash's high half; low: entry index + 1, 0 empty */
+    uint32_t *single; /* single[h]: the value of {h}, for the heaps solved so far */
+    uint64_t current; /* the heap being solved */
+    entry *table;     /* a power of two of slots, at most half full */
     size_t nslots;
+    size_t nentries;  /* positions kept: in the table, and single heaps */
     uint8_t *keys;
     size_t keys_len, keys_cap;
     pending_move *moves;
@@ -140,8 +158,9 @@ typedef struct search {
     size_t nframes, frames_cap;
     uint64_t *heaps, *child; /* scratch: a decoded position and the option built from it */
     uint8_t *key;            /* scratch: the option's key */
-    size_t scratch_cap;      /* heaps room in heaps and child; key has 10 bytes per heap */
-    pending_move root_loss, root_even, root_odd; /* the moves of the outermost frame */
+    size_t scratch_cap;      /* room in heaps and child; key has 10 bytes per heap */
+    uint64_t outer_value;    /* the value of the outermost frame, once finished */
+    pending_move outer_loss, outer_even, outer_odd; /* the moves that realise it */
 } search;
 
 /* Makes room for `need` elements of `size` bytes, doubling; GR_ELIMIT past
@@ -168,8 +187,8 @@ static gr_status reserve(void **p, size_t *cap, size_t need, size_t size, size_t
 static void search_free(search *s)
 {
     free(s->alive);
-    free(s->entries);
-    free(s->slots);
+    free(s->single);
+    free(s->table);
     free(s->keys);
     free(s->moves);
     free(s->frames);
@@ -246,82 +265,78 @@ static gr_status reserve_scratch(search *s, size_t heaps)
 
 static const uint8_t *entry_key(const search *s, const entry *e)
 {
-    return e->key_len <= INLINE_KEY ? e->key : s->keys + e->key_off;
+    return e->key_len <= INLINE_KEY ? e->key.bytes : s->keys + e->key.off;
 }
 
-static uint64_t slot_of(uint64_t hash, uint32_t id)
+/* The slot of `key` in `table`: its entry, or the empty slot where it
+ * would go. */
+static size_t probe(const search *s, const entry *table, size_t nslots, const uint8_t *key,
+                    size_t len, uint64_t hash)
 {
-    return (hash & 0xffffffff00000000u) | (id + 1u);
-}
-
-/* Finds the key in s->key[0 .. len): true with *slot on its entry, or false
- * with *slot on the empty slot where it would go. Slots carry half the hash,
- * so entries are read only on a likely match. */
-static bool memo_find(const search *s, size_t len, uint64_t hash, size_t *slot)
-{
-    size_t mask = s->nslots - 1, i = (size_t)hash & mask;
-    uint64_t tag = hash & 0xffffffff00000000u;
-    for (; s->slots[i] != 0; i = (i + 1) & mask) {
-        if ((s->slots[i] & 0xffffffff00000000u) != tag)
-            continue;
-        const entry *e = &s->entries[(uint32_t)s->slots[i] - 1];
-        if (e->key_len == len && memcmp(entry_key(s, e), s->key, len) == 0)
+    size_t mask = nslots - 1, i = (size_t)hash & mask;
+    uint32_t tag = (uint32_t)(hash >> 32);
+    for (; table[i].key_len != 0; i = (i + 1) & mask) {
+        const entry *e = &table[i];
+        if (e->tag == tag && e->key_len == len && memcmp(entry_key(s, e), key, len) == 0)
             break;
     }
-    *slot = i;
-    return s->slots[i] != 0;
+    return i;
 }
 
-/* Doubles the slots when half full, hashing the keys again. */
+/* Doubles the table when half full. Entries move, so the frames' slots are
+ * looked up again. */
 static gr_status memo_grow(search *s)
 {
     if (2 * (s->nentries + 1) <= s->nslots)
         return GR_OK;
     size_t n = s->nslots ? 2 * s->nslots : 1024;
-    uint64_t *slots = calloc(n, sizeof *slots);
-    if (slots == NULL)
+    entry *table = calloc(n, sizeof *table);
+    if (table == NULL)
         return GR_ENOMEM;
-    free(s->slots);
-    s->slots = slots;
-    s->nslots = n;
-    for (uint32_t id = 0; id < s->nentries; id++) {
-        const entry *e = &s->entries[id];
-        uint64_t hash = hash_key(entry_key(s, e), e->key_len);
-        size_t i = (size_t)hash & (n - 1);
-        while (s->slots[i] != 0)
-            i = (i + 1) & (n - 1);
-        s->slots[i] = slot_of(hash, id);
+    for (size_t i = 0; i < s->nslots; i++) {
+        const entry *e = &s->table[i];
+        if (e->key_len == 0)
+            continue;
+        const uint8_t *key = entry_key(s, e);
+        table[probe(s, table, n, key, e->key_len, hash_key(key, e->key_len))] = *e;
     }
+    for (size_t f = 1; f < s->nframes; f++) { /* frame 0 is {s->current} */
+        const entry *e = &s->table[s->frames[f].slot];
+        const uint8_t *key = entry_key(s, e);
+        s->frames[f].slot = (uint32_t)probe(s, table, n, key, e->key_len, hash_key(key, e->key_len));
+    }
+    free(s->table);
+    s->table = table;
+    s->nslots = n;
     return GR_OK;
 }
 
 /* Adds the position in s->key[0 .. len), not yet present, as unsolved. */
-static gr_status memo_add(search *s, size_t len, uint64_t hash, uint32_t *id)
+static gr_status memo_add(search *s, size_t len, uint64_t hash, uint32_t *slot)
 {
     if (s->nentries >= GR_HEAPPLAY_MAX_STATES)
         return GR_ELIMIT;
-    gr_status st = reserve((void **)&s->entries, &s->entries_cap, s->nentries + 1,
-                           sizeof *s->entries, GR_HEAPPLAY_MAX_STATES);
-    if (st == GR_OK && len > INLINE_KEY)
+    gr_status st = GR_OK;
+    if (len > INLINE_KEY)
         st = reserve((void **)&s->keys, &s->keys_cap, s->keys_len + len, 1, MAX_KEY_BYTES);
     if (st == GR_OK)
         st = memo_grow(s);
     if (st != GR_OK)
         return st;
-    size_t slot;
-    memo_find(s, len, hash, &slot);
-    entry *e = &s->entries[s->nentries];
-    memset(e, 0, sizeof *e);
+    size_t i = probe(s, s->table, s->nslots, s->key, len, hash);
+    entry *e = &s->table[i];
+    e->tag = (uint32_t)(hash >> 32);
+    e->value = 0;
     e->key_len = (uint32_t)len;
     if (len <= INLINE_KEY) {
-        memcpy(e->key, s->key, len);
+        memcpy(e->key.bytes, s->key, len);
     } else {
-        e->key_off = (uint32_t)s->keys_len;
+        e->key.off = (uint32_t)s->keys_len;
         memcpy(s->keys + s->keys_len, s->key, len);
         s->keys_len += len;
     }
-    *id = (uint32_t)s->nentries++;
-    s->slots[slot] = slot_of(hash, *id);
+    s->nentries++;
+    *slot = (uint32_t)i;
     return GR_OK;
 }
 
@@ -385,7 +400,7 @@ static uint64_t terminal_value(const search *s)
     return s->kind == KIND_MISERE ? 1 : 0; /* misere: no move left is a win */
 }
 
-static gr_status push_frame(search *s, uint32_t id, uint32_t heap, size_t moves_off,
+static gr_status push_frame(search *s, uint32_t slot, uint32_t heap, size_t moves_off,
                             uint32_t moves_len)
 {
     gr_status st = reserve((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof *s->frames,
@@ -394,7 +409,7 @@ static gr_status push_frame(search *s, uint32_t id, uint32_t heap, size_t moves_
         return st;
     frame *f = &s->frames[s->nframes++];
     memset(f, 0, sizeof *f);
-    f->entry = id;
+    f->slot = slot;
     f->heap = heap;
     f->moves_off = (uint32_t)moves_off;
     f->moves_len = moves_len;
@@ -418,7 +433,6 @@ static uint32_t next_distinct(const uint64_t *heaps, size_t count, uint32_t at)
  * the heap replaced by the parts that have a move, kept sorted. */
 static size_t build_option(search *s, size_t count, uint32_t j, pending_move mv, size_t *nheaps)
 {
-    size_t c = 0;
     uint64_t parts[2];
     size_t np = 0;
     for (unsigned i = 0; i < 2; i++)
@@ -429,7 +443,7 @@ static size_t build_option(search *s, size_t count, uint32_t j, pending_move mv,
         parts[0] = parts[1];
         parts[1] = t;
     }
-    size_t p = 0;
+    size_t c = 0, p = 0;
     for (size_t i = 0; i < count; i++) {
         if (i == j)
             continue;
@@ -451,17 +465,21 @@ static gr_status next_option(search *s, bool *has, size_t *len, size_t *nheaps)
     *has = false;
     if (f->settled)
         return GR_OK;
-    const entry *e = &s->entries[f->entry];
-    gr_status st = reserve_scratch(s, e->key_len);
-    if (st != GR_OK)
-        return st;
-    size_t count = decode_heaps(entry_key(s, e), e->key_len, s->heaps);
+    size_t count = 1;
+    s->heaps[0] = s->current;
+    if (f->slot != NO_SLOT) {
+        const entry *e = &s->table[f->slot];
+        gr_status st = reserve_scratch(s, e->key_len);
+        if (st != GR_OK)
+            return st;
+        count = decode_heaps(entry_key(s, e), e->key_len, s->heaps);
+    }
     while (f->next == f->moves_len) {
         uint32_t j = next_distinct(s->heaps, count, f->heap);
         if (j == count)
             return GR_OK;
         s->moves_len = f->moves_off;
-        st = list_moves(s, s->heaps[j], &f->moves_len);
+        gr_status st = list_moves(s, s->heaps[j], &f->moves_len);
         if (st != GR_OK)
             return st;
         f->heap = j;
@@ -484,7 +502,7 @@ static void frame_take(search *s, frame *f, uint64_t v, bool outermost)
         if (v == 0) {
             f->found_loss = f->settled = true;
             if (outermost)
-                s->root_loss = mv;
+                s->outer_loss = mv;
         }
         return;
     }
@@ -492,14 +510,14 @@ static void frame_take(search *s, frame *f, uint64_t v, bool outermost)
         if (f->best_even == NO_VALUE || v < f->best_even) {
             f->best_even = v;
             if (outermost)
-                s->root_even = mv;
+                s->outer_even = mv;
         }
         if (v == 0) /* no option can beat an even 0 */
             f->settled = true;
     } else if (f->best_odd == NO_VALUE || v > f->best_odd) {
         f->best_odd = v;
         if (outermost)
-            s->root_odd = mv;
+            s->outer_odd = mv;
     }
 }
 
@@ -517,11 +535,14 @@ static void finish_frame(search *s)
 {
     frame *f = &s->frames[--s->nframes];
     uint64_t v = frame_value(s, f);
-    s->entries[f->entry].value = v;
-    s->entries[f->entry].done = true;
     s->moves_len = f->moves_off;
-    if (s->nframes > 0)
+    if (s->nframes > 0) {
+        s->table[f->slot].value = (uint32_t)v | DONE_BIT;
         frame_take(s, &s->frames[s->nframes - 1], v, s->nframes == 1);
+    } else {
+        s->single[s->current] = (uint32_t)v;
+        s->outer_value = v;
+    }
 }
 
 /* Runs the stack until it is empty. */
@@ -538,58 +559,66 @@ static gr_status run_frames(search *s)
             continue;
         }
         frame *top = &s->frames[s->nframes - 1];
-        if (nheaps == 0) {
-            frame_take(s, top, terminal_value(s), s->nframes == 1);
+        if (nheaps <= 1) { /* no heap left, or one smaller heap, solved already */
+            uint64_t v = nheaps == 0 ? terminal_value(s) : s->single[s->child[0]];
+            frame_take(s, top, v, s->nframes == 1);
             continue;
         }
+        if (!gr_budget_spend(s->b, LOOKUP_COST))
+            return GR_ELIMIT;
         uint64_t hash = hash_key(s->key, len);
-        size_t slot;
-        if (memo_find(s, len, hash, &slot)) {
-            const entry *e = &s->entries[(uint32_t)s->slots[slot] - 1];
-            if (!e->done) /* unreachable for valid moves, which always make progress */
+        const entry *e = &s->table[probe(s, s->table, s->nslots, s->key, len, hash)];
+        if (e->key_len != 0) {
+            if (!(e->value & DONE_BIT)) /* unreachable for valid moves, which make progress */
                 return GR_EINVAL;
-            frame_take(s, top, e->value, s->nframes == 1);
+            frame_take(s, top, e->value & ~DONE_BIT, s->nframes == 1);
             continue;
         }
-        uint32_t id;
-        st = memo_add(s, len, hash, &id);
+        uint32_t slot;
+        st = memo_add(s, len, hash, &slot);
         if (st == GR_OK)
-            st = push_frame(s, id, NO_HEAP, s->moves_len, 0);
+            st = push_frame(s, slot, NO_HEAP, s->moves_len, 0);
         if (st != GR_OK)
             return st;
     }
     return GR_OK;
 }
 
-/* Solves {h}, all smaller heaps being solved; marks whether h is alive and
- * sets *id to the entry of {h} (NO_HEAP when h is dead). */
-static gr_status solve_heap(search *s, uint64_t h, uint32_t *id)
+/* Solves {h}, all smaller heaps being solved, and marks whether h is
+ * alive. Single heaps are kept in s->single, not in the table: an option
+ * that is one heap then costs no probe. */
+static gr_status solve_heap(search *s, uint64_t h)
 {
     uint32_t count;
-    *id = NO_HEAP;
     gr_status st = list_moves(s, h, &count);
     if (st != GR_OK)
         return st;
     s->alive[h] = count > 0;
+    s->single[h] = (uint32_t)terminal_value(s);
+    s->outer_value = terminal_value(s);
     if (count == 0)
         return GR_OK;
-    size_t len = encode_heaps(&h, 1, s->key);
-    st = memo_add(s, len, hash_key(s->key, len), id);
-    if (st == GR_OK)
-        st = push_frame(s, *id, 0, 0, count);
+    if (s->nentries >= GR_HEAPPLAY_MAX_STATES)
+        return GR_ELIMIT;
+    s->nentries++;
+    s->current = h;
+    st = push_frame(s, NO_SLOT, 0, 0, count);
     if (st == GR_OK)
         st = run_frames(s);
     return st;
 }
 
-/* Solves {1} .. {n}; *id is the entry of {n}, or NO_HEAP when n is dead. */
-static gr_status search_run(search *s, uint64_t n, uint32_t *id)
+/* Solves {1} .. {n}; then s->outer_value is the value of {n}. */
+static gr_status search_run(search *s, uint64_t n)
 {
-    *id = NO_HEAP;
     s->alive = calloc(n + 1, 1);
-    gr_status st = s->alive ? reserve_scratch(s, 1) : GR_ENOMEM;
+    s->single = calloc(n + 1, sizeof *s->single);
+    gr_status st = s->alive && s->single ? reserve_scratch(s, 1) : GR_ENOMEM;
+    if (st == GR_OK)
+        st = memo_grow(s); /* the first slots */
+    s->outer_value = terminal_value(s);
     for (uint64_t h = 1; h <= n && st == GR_OK; h++)
-        st = gr_budget_spend(s->b, 1) ? solve_heap(s, h, id) : GR_ELIMIT;
+        st = gr_budget_spend(s->b, 1) ? solve_heap(s, h) : GR_ELIMIT;
     return st;
 }
 
@@ -619,17 +648,15 @@ static gr_status heap_search(const gr_heap_game *g, uint64_t n, gr_budget *b, se
     s.game = g;
     s.kind = kind;
     s.b = b;
-    uint32_t id;
-    gr_status st = search_run(&s, n, &id);
-    if (st == GR_OK && id == NO_HEAP) {
-        *value = terminal_value(&s);
-    } else if (st == GR_OK) {
-        uint64_t v = s.entries[id].value;
+    gr_status st = search_run(&s, n);
+    if (st == GR_OK) {
+        uint64_t v = s.outer_value;
+        bool moved = n > 0 && s.alive[n];
         *value = v;
-        if (kind == KIND_MISERE && v == 1)
-            *mv = move_of(n, s.root_loss);
-        else if (kind == KIND_REMOTENESS && v > 0)
-            *mv = move_of(n, v % 2 == 1 ? s.root_even : s.root_odd);
+        if (moved && kind == KIND_MISERE && v == 1)
+            *mv = move_of(n, s.outer_loss);
+        else if (moved && kind == KIND_REMOTENESS && v > 0)
+            *mv = move_of(n, v % 2 == 1 ? s.outer_even : s.outer_odd);
     }
     if (st == GR_ELIMIT)
         b->left = 0;
@@ -673,16 +700,18 @@ gr_status gr_heap_remoteness(const gr_heap_game *g, uint64_t n, gr_budget *b, ui
  * m heaps x in [j, j + m), j >= m. Then for x = j + m, j + m + 1, ... in
  * turn: x >= m and x + p >= m, so both heaps have every move; each option
  * x - s lies in [j, x), where the shift is already known to hold; so
- * R(x + p) = R(x) + c, and by induction for every x >= j. Windows are
+ * R(x + p) = R(x) + c, and by induction for every x >= j. (j >= 0 would
+ * do, as x >= j + m >= m; j >= m is what heapplay.h states.) Windows are
  * compared after taking away their first value rounded down to an even
  * number (an even shift moves that by exactly c). R(x) <= x, since every
  * move removes a token, so the extension fits 64 bits for x < 2^63.
  *
  * Windows are found by a polynomial hash (mod 2^64) in an open-addressing
  * table; a hash match is confirmed value by value (m steps). Each value
- * costs |S| + 4 steps. At most MAX_SEQ_VALUES values are kept. */
+ * costs |S| + 4 steps. At most MAX_SEQ_VALUES values are kept (4 bytes
+ * each, and a table of 12 bytes a slot, at most half full: under 60 MB). */
 
-#define MAX_SEQ_VALUES ((uint64_t)1 << 22)
+#define MAX_SEQ_VALUES ((uint64_t)1 << 21)
 #define WINDOW_BASE 0x9E3779B97F4A7C15u /* odd, so multiplication is a bijection */
 
 typedef struct seq_solver {
@@ -768,6 +797,8 @@ static uint32_t misere_next(const seq_solver *q)
 static uint32_t remoteness_next(const seq_solver *q)
 {
     uint64_t n = q->count;
+    if (n < q->s[0])
+        return 0;
     uint32_t even = UINT32_MAX, odd = 0;
     for (size_t i = 0; i < q->ns && q->s[i] <= n; i++) {
         uint32_t r = q->v[n - q->s[i]];
@@ -776,8 +807,6 @@ static uint32_t remoteness_next(const seq_solver *q)
         if (r % 2 == 1 && r > odd)
             odd = r;
     }
-    if (n < q->s[0])
-        return 0;
     return 1 + (even != UINT32_MAX ? even : odd);
 }
 
@@ -952,6 +981,8 @@ static gr_status seq_answer(const uint64_t *moves, size_t nmoves, uint64_t n, gr
         st = least_take(&q, n, *value - 1, &t);
     if (st == GR_OK)
         *take = t;
+    if (st == GR_ELIMIT) /* the value cap too: the work this call may do is spent */
+        b->left = 0;
     seq_free(&q);
     return st;
 }
