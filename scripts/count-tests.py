@@ -1,35 +1,71 @@
 #!/usr/bin/env python3
 """Counts individual test cases from meson's testlog.json: TAP "ok"/"not ok"
-lines of each test, or the test itself when it printed no TAP. Prints the
-closing line "N passed, N failed"; exits 1 when any failed."""
+lines of each test, or the test itself when it printed no TAP.
+
+    count-tests.py [LABEL=]testlog.json ...
+
+With one log and no label, prints the closing line "N passed, N failed".
+Otherwise prints "LABEL: N passed, N failed" per log (a missing log, from a
+build that failed, counts as one failure) and a closing line
+"total: N passed, N failed". Exits 1 when any failed."""
 import json
+import os
 import re
 import sys
 
-passed = failed = skipped = 0
-with open(sys.argv[1], encoding="utf-8") as log:
-    for line in log:
-        t = json.loads(line)
-        out = t.get("stdout") or ""
-        oks = re.findall(r"^(not ok|ok)\b(.*)$", out, re.M)
-        if t.get("result") in ("SKIP",):
-            skipped += 1
-            continue
-        if not oks:
-            if t.get("result") in ("OK", "EXPECTEDFAIL"):
-                passed += 1
-            else:
-                failed += 1
-            continue
-        for verdict, rest in oks:
-            if "# SKIP" in rest.upper():
+
+def count(path):
+    """(passed, failed, skipped) of one testlog.json."""
+    passed = failed = skipped = 0
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            t = json.loads(line)
+            out = t.get("stdout") or ""
+            oks = re.findall(r"^(not ok|ok)\b(.*)$", out, re.M)
+            if t.get("result") in ("SKIP",):
                 skipped += 1
-            elif verdict == "ok":
-                passed += 1
-            else:
-                failed += 1
-        if t.get("result") not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
-            failed += 1  # crashed or timed out after its last TAP line
-suffix = f", {skipped} skipped" if skipped else ""
-print(f"{passed} passed, {failed} failed{suffix}")
-sys.exit(1 if failed else 0)
+                continue
+            if not oks:
+                if t.get("result") in ("OK", "EXPECTEDFAIL"):
+                    passed += 1
+                else:
+                    failed += 1
+                continue
+            for verdict, rest in oks:
+                if "# SKIP" in rest.upper():
+                    skipped += 1
+                elif verdict == "ok":
+                    passed += 1
+                else:
+                    failed += 1
+            if t.get("result") not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
+                failed += 1  # crashed or timed out after its last TAP line
+    return passed, failed, skipped
+
+
+def line(passed, failed, skipped):
+    return f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
+
+
+def main(args):
+    if not args:
+        sys.exit("usage: count-tests.py [LABEL=]testlog.json ...")
+    runs = [a.split("=", 1) if "=" in a and not os.path.exists(a) else [None, a] for a in args]
+    total = [0, 0, 0]
+    width = max(len(label or path) for label, path in runs)
+    for label, path in runs:
+        if os.path.exists(path):
+            c = count(path)
+            text = line(*c)
+        else:
+            c = (0, 1, 0)
+            text = "no test log (the build or its setup failed): " + line(*c)
+        total = [a + b for a, b in zip(total, c)]
+        if len(runs) > 1 or label:
+            print(f"{(label or path) + ':':<{width + 1}} {text}")
+    print(("total: " if len(runs) > 1 or runs[0][0] else "") + line(*total))
+    sys.exit(1 if total[1] else 0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

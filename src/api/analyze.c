@@ -164,6 +164,27 @@ static int answer_query(gr_query *q, const gr_game **game)
     return 0;
 }
 
+void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                        gr_budget *budget, gr_api_error *err, gr_reply *out)
+{
+    gr_query q = { .doc = doc, .obj = node, .limits = &svc->limits, .tables = svc->tables,
+                   .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *budget,
+                   .err = err };
+    const gr_game *game = NULL;
+    int rc = answer_query(&q, &game);
+    *budget = q.budget;
+    if (rc == 0) {
+        out->status = 200;
+        out->body = render(&q, game);
+        out->len = out->body ? strlen(out->body) : 0;
+    }
+    free_answer(&q.ans);
+    if (rc == 0 && !out->body)
+        gr_fail(err, 503, "overloaded", "", "out of memory rendering the answer; retry later");
+    if (rc != 0 || !out->body)
+        gr_api_error_reply(err, out);
+}
+
 void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out)
 {
     gr_api_error err = { 0 };
@@ -172,23 +193,7 @@ void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_repl
         gr_api_error_reply(&err, out);
         return;
     }
-    gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables, .cache = svc->cache,
-                   .grundys_rare = &svc->grundys_rare,
-                   .budget = gr_budget_make(svc->limits.budget), .err = &err };
-    const gr_game *game = NULL;
-    if (answer_query(&q, &game) != 0) {
-        free_answer(&q.ans);
-        gr_json_free(&doc);
-        gr_api_error_reply(&err, out);
-        return;
-    }
-    out->status = 200;
-    out->body = render(&q, game);
-    out->len = out->body ? strlen(out->body) : 0;
-    free_answer(&q.ans);
+    gr_budget budget = gr_budget_make(svc->limits.budget);
+    gr_api_answer_node(svc, &doc, doc.root, &budget, &err, out);
     gr_json_free(&doc);
-    if (!out->body) {
-        gr_fail(&err, 503, "overloaded", "", "out of memory rendering the answer; retry later");
-        gr_api_error_reply(&err, out);
-    }
 }

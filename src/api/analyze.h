@@ -16,6 +16,15 @@ typedef struct gr_reply {
 /* Answers one query. Never fails: errors become error bodies. */
 void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out);
 
+/* Answers the query `node` of the parsed document `doc` (the whole body, or
+ * one entry of a batch: any JSON value) exactly as gr_api_analyze answers a
+ * body holding only that value, spending from *budget, the query's compute
+ * budget (on return it holds what is left). Integers are read exactly
+ * through `doc`. Never fails: when out->status is not 200, *err holds the
+ * error that out->body renders. */
+void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                        gr_budget *budget, gr_api_error *err, gr_reply *out);
+
 /* Renders an error reply (used by the server for 404, 405, 413, ...). */
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out);
 

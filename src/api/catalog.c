@@ -1,8 +1,11 @@
 #include "api/catalog.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
+#include "api/games.h"
 #include "api/json.h"
 
 static cJSON *section_json(const gr_table_info *info)
@@ -60,6 +63,332 @@ char *gr_api_tables_json(const gr_tables *t)
         cJSON_AddItemToArray(list, section_json(&info));
     }
     char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* ---- the game catalogue ------------------------------------------------- */
+
+/* Building state: `oom` is set by the first allocation that fails, after
+ * which the result is discarded. */
+typedef struct builder {
+    const gr_limits *limits;
+    bool oom;
+} builder;
+
+static cJSON *put(builder *b, cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item || !cJSON_AddItemToObject(obj, key, item)) {
+        cJSON_Delete(item);
+        b->oom = true;
+        return NULL;
+    }
+    return item;
+}
+
+static void push(builder *b, cJSON *arr, cJSON *item)
+{
+    if (!item || !cJSON_AddItemToArray(arr, item)) {
+        cJSON_Delete(item);
+        b->oom = true;
+    }
+}
+
+static void put_str(builder *b, cJSON *obj, const char *key, const char *s)
+{
+    put(b, obj, key, cJSON_CreateString(s));
+}
+
+/* Exact integers: gr_json's raw number text, signed where needed. */
+static void put_int(builder *b, cJSON *obj, const char *key, int64_t v)
+{
+    if (!(v >= 0 ? gr_json_add_u64(obj, key, (uint64_t)v) : gr_json_add_i128(obj, key, v)))
+        b->oom = true;
+}
+
+static const struct {
+    const char *name;
+    size_t offset;
+} limit_members[] = {
+    [GR_LIMIT_BUDGET] = { "budget", offsetof(gr_limits, budget) },
+    [GR_LIMIT_MAX_ITEMS] = { "max_items", offsetof(gr_limits, max_items) },
+    [GR_LIMIT_MAX_MOVES] = { "max_moves", offsetof(gr_limits, max_moves) },
+    [GR_LIMIT_MAX_MOVE] = { "max_move", offsetof(gr_limits, max_move) },
+    [GR_LIMIT_MAX_NODES] = { "max_nodes", offsetof(gr_limits, max_nodes) },
+    [GR_LIMIT_MAX_EDGES] = { "max_edges", offsetof(gr_limits, max_edges) },
+    [GR_LIMIT_OCTAL_MAX_VALUES] = { "octal_max_values", offsetof(gr_limits, octal_max_values) },
+    [GR_LIMIT_GRUNDYS_MAX_HEAP] = { "grundys_max_heap", offsetof(gr_limits, grundys_max_heap) },
+    [GR_LIMIT_MAX_BATCH] = { "max_batch", offsetof(gr_limits, max_batch) },
+    [GR_LIMIT_BATCH_BUDGET] = { "batch_budget", offsetof(gr_limits, batch_budget) },
+    [GR_LIMIT_MAX_LINE] = { "max_line", offsetof(gr_limits, max_line) },
+};
+
+enum { NLIMITS = sizeof limit_members / sizeof limit_members[0] };
+
+/* "limits" reports every member: a new one must be added above. */
+_Static_assert(sizeof(gr_limits) == (NLIMITS - 1) * sizeof(uint64_t),
+               "limit_members must list every member of gr_limits");
+
+/* The live value of limit `id` (not GR_LIMIT_NONE). */
+static uint64_t limit_value(const gr_limits *l, gr_limit_id id)
+{
+    return *(const uint64_t *)(const void *)((const char *)l + limit_members[id].offset);
+}
+
+/* Adds `min_key`, `max_key` and, when a limit applies, `max_key`_limit. */
+static void put_range(builder *b, cJSON *obj, const char *min_key, const char *max_key,
+                      const gr_range *r)
+{
+    int64_t max = r->max;
+    if (r->limit != GR_LIMIT_NONE) {
+        uint64_t live = limit_value(b->limits, r->limit);
+        if (live < (uint64_t)max)
+            max = (int64_t)live;
+    }
+    put_int(b, obj, min_key, r->min);
+    put_int(b, obj, max_key, max);
+    if (r->limit != GR_LIMIT_NONE) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_limit", max_key);
+        put_str(b, obj, key, limit_members[r->limit].name);
+    }
+}
+
+/* Each field type: its name, what it holds, whether it counts entries
+ * ("items"), characters ("length") or neither, and whether it holds
+ * integers. */
+static const struct {
+    const char *name, *doc, *count;
+    bool integers;
+} field_types[] = {
+    [GR_FIELD_INTEGER] = { "integer", "an integer from 0 to 2^63 - 1: a JSON number of plain "
+                           "digits or a string of decimal digits", NULL, true },
+    [GR_FIELD_INTEGER_ARRAY] = { "integer_array", "an array of integers", "items", true },
+    [GR_FIELD_SIGNED_ARRAY] = { "signed_integer_array", "an array of integers from -(2^63 - 1) to "
+                                "2^63 - 1, each a JSON number or a decimal string with an optional "
+                                "'-'", "items", true },
+    [GR_FIELD_INTEGER_PAIRS] = { "integer_pairs", "an array of pairs [a, b] of integers", "items",
+                                 true },
+    [GR_FIELD_SIGNED_PAIRS] = { "signed_integer_pairs", "an array of pairs [a, b] of signed "
+                                "integers", "items", true },
+    [GR_FIELD_STRING] = { "string", "a string; one of \"enum\" when listed", "length", false },
+    [GR_FIELD_BOARD] = { "board", "a string of cells row by row: 'X', 'O' or '.' (empty)", "length",
+                         false },
+    [GR_FIELD_MOVES] = { "moves", "an integer_array, or an object {\"rule\": R} with R one of "
+                         "\"enum\"", "items", true },
+};
+
+enum { NTYPES = sizeof field_types / sizeof field_types[0] };
+
+static cJSON *string_array(builder *b, const char *const *s)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; arr && s[i]; i++)
+        push(b, arr, cJSON_CreateString(s[i]));
+    if (!arr)
+        b->oom = true;
+    return arr;
+}
+
+static void put_counts(builder *b, cJSON *o, const gr_field *f)
+{
+    const char *count = field_types[f->type].count;
+    if (!count || (f->type == GR_FIELD_STRING && f->choices))
+        return;
+    char min_key[16], max_key[16];
+    snprintf(min_key, sizeof min_key, "min_%s", count);
+    snprintf(max_key, sizeof max_key, "max_%s", count);
+    put_range(b, o, min_key, max_key, &f->count);
+}
+
+static cJSON *field_json(builder *b, const gr_field *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->oom = true;
+        return NULL;
+    }
+    put_str(b, o, "name", f->name);
+    put_str(b, o, "type", field_types[f->type].name);
+    put(b, o, "required", cJSON_CreateBool(f->required));
+    if (f->dflt)
+        put(b, o, "default", cJSON_CreateRaw(f->dflt));
+    if (f->choices)
+        put(b, o, "enum", string_array(b, f->choices));
+    if (f->pattern)
+        put_str(b, o, "pattern", f->pattern);
+    put_counts(b, o, f);
+    if (field_types[f->type].integers)
+        put_range(b, o, "minimum", "maximum", &f->value);
+    put_str(b, o, "description", f->description);
+    return o;
+}
+
+static cJSON *convention_json(builder *b, const char *name, const char *scope, const char *note)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->oom = true;
+        return NULL;
+    }
+    put_str(b, o, "name", name);
+    put_str(b, o, "scope", scope);
+    if (note)
+        put_str(b, o, "note", note);
+    return o;
+}
+
+static cJSON *conventions_json(builder *b, const gr_game *g)
+{
+    cJSON *arr = cJSON_CreateArray();
+    if (!arr) {
+        b->oom = true;
+        return NULL;
+    }
+    push(b, arr, convention_json(b, "normal", "any", NULL));
+    if (!g->misere)
+        return arr;
+    if (g->misere_any)
+        push(b, arr, convention_json(b, "misere", "any", "answered for any position, under the "
+                                     "disjunctive compound only"));
+    else
+        push(b, arr, convention_json(b, "misere", "one_component", "answered for one heap or "
+                                     "token only (a misere sum of two or more is a 422 "
+                                     "unsupported_convention), under the disjunctive compound "
+                                     "only"));
+    return arr;
+}
+
+static cJSON *compounds_json(builder *b, unsigned bits)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (unsigned c = GR_DISJUNCTIVE; arr && c <= GR_CONJUNCTIVE; c++)
+        if (bits & GR_COMPOUND_BIT(c))
+            push(b, arr, cJSON_CreateString(gr_compound_name((gr_compound)c)));
+    if (!arr)
+        b->oom = true;
+    return arr;
+}
+
+static cJSON *constraint_json(builder *b, const gr_constraint *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->oom = true;
+        return NULL;
+    }
+    put_str(b, o, "rule", c->rule);
+    put_range(b, o, "minimum", "maximum", &c->bound);
+    return o;
+}
+
+static void put_list(builder *b, cJSON *o, const char *key, size_t n, const void *items, size_t size,
+                     cJSON *(*one)(builder *, const void *))
+{
+    cJSON *arr = put(b, o, key, cJSON_CreateArray());
+    for (size_t i = 0; arr && i < n; i++)
+        push(b, arr, one(b, (const char *)items + i * size));
+}
+
+static cJSON *one_field(builder *b, const void *f) { return field_json(b, f); }
+static cJSON *one_constraint(builder *b, const void *c) { return constraint_json(b, c); }
+
+static cJSON *game_json(builder *b, const gr_game *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->oom = true;
+        return NULL;
+    }
+    put_str(b, o, "name", g->name);
+    put_str(b, o, "summary", g->summary);
+    put_str(b, o, "kind", g->kind == GR_KIND_SCORE ? "score" : "impartial");
+    put(b, o, "conventions", conventions_json(b, g));
+    put(b, o, "compounds", compounds_json(b, g->compounds));
+    if (g->compound_note)
+        put_str(b, o, "compounds_note", g->compound_note);
+    put_list(b, o, "fields", g->nfields, g->fields, sizeof *g->fields, one_field);
+    put_list(b, o, "constraints", g->nconstraints, g->constraints, sizeof *g->constraints,
+             one_constraint);
+    put(b, o, "example", cJSON_CreateRaw(g->example));
+    return o;
+}
+
+/* ---- members every query may carry ---------------------------------------- */
+
+static const char *const convention_names[] = { "normal", "misere", NULL };
+static const char *const compound_names[] = { "disjunctive", "selective", "selective_proper",
+                                              "conjunctive", NULL };
+
+static const gr_field common_fields[] = {
+    { .name = "convention", .type = GR_FIELD_STRING, .dflt = "\"normal\"", .choices = convention_names,
+      .description = "normal: the player who cannot move loses; misere (also accepted as "
+                     "\"mis\xc3\xa8re\"): that player wins. misere only for the games whose "
+                     "conventions list it, within its scope." },
+    { .name = "compound", .type = GR_FIELD_STRING, .dflt = "\"disjunctive\"", .choices = compound_names,
+      .description = "How the components combine, for the games whose compounds list more than "
+                     "disjunctive: a move in exactly one (disjunctive), in any non-empty set "
+                     "(selective), in any non-empty set but not all (selective_proper), in every "
+                     "one (conjunctive). Normal play only." },
+};
+
+static cJSON *game_field_json(builder *b)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->oom = true;
+        return NULL;
+    }
+    put_str(b, o, "name", "game");
+    put_str(b, o, "type", "string");
+    put(b, o, "required", cJSON_CreateBool(true));
+    cJSON *names = put(b, o, "enum", cJSON_CreateArray());
+    for (size_t i = 0; names && i < gr_ngames; i++)
+        push(b, names, cJSON_CreateString(gr_games[i].name));
+    put_str(b, o, "description", "The game, one of the names in \"games\".");
+    return o;
+}
+
+static void put_common(builder *b, cJSON *root)
+{
+    cJSON *arr = put(b, root, "common_fields", cJSON_CreateArray());
+    if (!arr)
+        return;
+    push(b, arr, game_field_json(b));
+    for (size_t i = 0; i < sizeof common_fields / sizeof common_fields[0]; i++)
+        push(b, arr, field_json(b, &common_fields[i]));
+}
+
+static void put_types(builder *b, cJSON *root)
+{
+    cJSON *o = put(b, root, "types", cJSON_CreateObject());
+    for (size_t t = 1; o && t < NTYPES; t++)
+        put_str(b, o, field_types[t].name, field_types[t].doc);
+}
+
+static void put_limits(builder *b, cJSON *root)
+{
+    cJSON *o = put(b, root, "limits", cJSON_CreateObject());
+    for (size_t id = 1; o && id < NLIMITS; id++) {
+        uint64_t v = limit_value(b->limits, (gr_limit_id)id);
+        if (!gr_json_add_u64(o, limit_members[id].name, v))
+            b->oom = true;
+    }
+}
+
+char *gr_api_games_json(const gr_limits *limits)
+{
+    builder b = { .limits = limits, .oom = false };
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON *games = put(&b, root, "games", cJSON_CreateArray());
+    for (size_t i = 0; games && i < gr_ngames; i++)
+        push(&b, games, game_json(&b, &gr_games[i]));
+    put_common(&b, root);
+    put_types(&b, root);
+    put_limits(&b, root);
+    char *text = b.oom ? NULL : cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     return text;
 }

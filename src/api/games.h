@@ -1,12 +1,77 @@
 /* The registry of games: the one place that lists them. Each entry reads its
- * fields from the query, calls its engine module, and fills the answer. */
+ * fields from the query, calls its engine module, and fills the answer; it
+ * also describes those fields, its conventions, compounds and limits, and
+ * carries an example query, for the catalogue (GET /v1/games,
+ * api/catalog.h). An entry without that description fails test_catalog. */
 #ifndef GRUNDY_API_GAMES_H
 #define GRUNDY_API_GAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api/query.h"
+
+/* What a field holds, named in the catalogue as given. Integers are the
+ * API's exact integers: a JSON number of plain digits or a decimal string. */
+typedef enum gr_field_type {
+    GR_FIELD_INTEGER = 1,       /* "integer": 0 .. 2^63 - 1 */
+    GR_FIELD_INTEGER_ARRAY,     /* "integer_array": [integer, ...] */
+    GR_FIELD_SIGNED_ARRAY,      /* "signed_integer_array": each -(2^63 - 1) .. 2^63 - 1 */
+    GR_FIELD_INTEGER_PAIRS,     /* "integer_pairs": [[a, b], ...] of integers */
+    GR_FIELD_SIGNED_PAIRS,      /* "signed_integer_pairs": [[a, b], ...] of signed integers */
+    GR_FIELD_STRING,            /* "string": one of `choices` when given */
+    GR_FIELD_BOARD,             /* "board": a string of 'X', 'O', '.', row by row */
+    GR_FIELD_MOVES,             /* "moves": an integer_array, or {"rule": R}, R in `choices` */
+} gr_field_type;
+
+/* The configurable limits (members of gr_limits) a bound may follow. */
+typedef enum gr_limit_id {
+    GR_LIMIT_NONE,
+    GR_LIMIT_BUDGET,
+    GR_LIMIT_MAX_ITEMS,
+    GR_LIMIT_MAX_MOVES,
+    GR_LIMIT_MAX_MOVE,
+    GR_LIMIT_MAX_NODES,
+    GR_LIMIT_MAX_EDGES,
+    GR_LIMIT_OCTAL_MAX_VALUES,
+    GR_LIMIT_GRUNDYS_MAX_HEAP,
+    GR_LIMIT_MAX_BATCH,
+    GR_LIMIT_BATCH_BUDGET,
+    GR_LIMIT_MAX_LINE,
+} gr_limit_id;
+
+/* An inclusive range min .. max. With `limit` set the upper end is the
+ * smaller of `max` and that limit's live value. */
+typedef struct gr_range {
+    int64_t min, max;
+    gr_limit_id limit;
+} gr_range;
+
+/* One member of a query that a game reads. */
+typedef struct gr_field {
+    const char *name;
+    gr_field_type type;
+    bool required;              /* absent is a 422 missing_field naming it */
+    const char *dflt;           /* JSON text used when absent or null; NULL: none, or
+                                   derived from other fields (the description says how) */
+    const char *description;
+    const char *const *choices; /* NULL-terminated allowed strings (rules for "moves"), or NULL */
+    const char *pattern;        /* POSIX extended regex a string matches, or NULL */
+    gr_range count;             /* entries of an array, characters of a string */
+    gr_range value;             /* each integer the field holds */
+} gr_field;
+
+/* A limit that spans fields, such as rows * cols <= max_nodes. */
+typedef struct gr_constraint {
+    const char *rule;           /* what is bounded, in words */
+    gr_range bound;
+} gr_constraint;
+
+typedef enum gr_game_kind {
+    GR_KIND_IMPARTIAL = 1, /* "impartial": Sprague-Grundy values, "grundy" answered */
+    GR_KIND_SCORE,         /* "score": "value" for the player to move, "grundy" null */
+} gr_game_kind;
 
 typedef struct gr_game {
     const char *name;
@@ -14,6 +79,15 @@ typedef struct gr_game {
     bool misere;                  /* answers convention "misere" (some for one component only) */
     unsigned compounds;           /* GR_COMPOUND_BIT set of the compounds it answers */
     int (*analyze)(gr_query *q);  /* 0, or -1 with q->err filled */
+    /* The catalogue's description; every entry sets all of these but the notes. */
+    gr_game_kind kind;
+    bool misere_any;              /* misere for any position, not one heap or token only */
+    const char *compound_note;    /* conditions on the compounds beyond `compounds`, or NULL */
+    const gr_field *fields;       /* every member analyze reads but game, convention, compound */
+    size_t nfields;
+    const gr_constraint *constraints;
+    size_t nconstraints;
+    const char *example;          /* a query answered 200 without a table file, as JSON */
 } gr_game;
 
 extern const gr_game gr_games[];

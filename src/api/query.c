@@ -17,6 +17,9 @@ void gr_limits_default(gr_limits *l)
     l->max_edges = 1000000;
     l->octal_max_values = 16384;
     l->grundys_max_heap = 65536;
+    l->max_batch = 10000;
+    l->batch_budget = 4 * l->budget;
+    l->max_line = UINT64_C(1) << 20;
 }
 
 void gr_text_add(gr_text *t, const char *fmt, ...)

@@ -24,8 +24,16 @@ typedef struct gr_limits {
     uint64_t max_edges;        /* graph edges */
     uint64_t octal_max_values; /* values computed for an octal game without a certified period */
     uint64_t grundys_max_heap; /* largest heap of Grundy's game computed on demand */
+    uint64_t max_batch;        /* queries in one {"queries": [...]} batch */
+    uint64_t batch_budget;     /* compute steps for all queries of one batch together */
+    uint64_t max_line;         /* bytes in one NDJSON line, its "\n" not counted; at least 1 */
 } gr_limits;
 
+/* Defaults: budget 500000000 steps, max_batch 10000, batch_budget 4 * budget
+ * (2000000000: a batch does at most the work of four worst-case queries, so
+ * one request cannot hold a worker much longer than a few single queries
+ * would), max_line 1 MiB (the daemon's default body limit). Whoever changes
+ * budget should scale batch_budget with it unless told otherwise. */
 void gr_limits_default(gr_limits *l);
 
 struct gr_tables;

@@ -1,10 +1,14 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/analyze.h"
+#include "api/batch.h"
 #include "api/catalog.h"
 #include "api/seq_cache.h"
 #include "tables/build.h"
@@ -18,26 +22,39 @@ static void usage(FILE *to)
     fprintf(to,
             "Usage:\n"
             "  grundy query [--tables FILE] 'JSON'  answer one query, as POST /v1/analyze would\n"
-            "  grundy query [--tables FILE] -       answer one JSON query per line of stdin (NDJSON)\n"
+            "  grundy query [--tables FILE] -       answer one JSON query per line of stdin (NDJSON);\n"
+            "                                        blank lines are skipped\n"
+            "  grundy batch [--tables FILE] [--json] FILE|-\n"
+            "                                        answer the queries of FILE (- for stdin): by\n"
+            "                                        default one JSON query per line (NDJSON), one\n"
+            "                                        answer line per input line, streamed in bounded\n"
+            "                                        memory (an empty or overlong line gets an error\n"
+            "                                        line); --json: FILE is {\"queries\": [...]}, answered\n"
+            "                                        with one {\"results\": [...]} as POST /v1/batch would\n"
             "  grundy tables build FILE [--grundys-values N] [--octal-values N]\n"
             "                         [--wythoff N] [--divisor N] [--quiet]\n"
             "                                        compute the table file, written atomically\n"
             "  grundy tables info FILE               validate a table file and list its sections\n"
             "  grundy --help\n\n"
-            "Queries are described in the README and openapi.yaml. `query` uses the table\n"
-            "file the daemon would (--tables, $GRUNDYD_TABLES, beside the executable, or the\n"
-            "installed one) when it exists, and computes on demand otherwise.\n"
-            "Exit status: 0 success; 1 some query got an error or a table file is bad;\n"
-            "2 misuse.\n");
+            "Queries are described in the README and openapi.yaml. `query` and `batch` use\n"
+            "the table file the daemon would (--tables, $GRUNDYD_TABLES, beside the\n"
+            "executable, or the installed one) when it exists, and compute on demand otherwise.\n"
+            "Exit status: 0 success (for query and batch: every query answered); 1 some query\n"
+            "got an error, the input could not be read, or a table file is bad; 2 misuse.\n");
 }
+
+#define CLI_CHUNK ((size_t)1 << 16) /* bytes read from the input at a time */
 
 /* Writes the reply as one line; returns 1 for an error reply, else 0. */
 static int print_reply(FILE *out, const gr_reply *r)
 {
+    static const char oom[] =
+        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
     if (r->body)
-        fprintf(out, "%s\n", r->body);
+        fwrite(r->body, 1, r->len, out);
     else
-        fprintf(out, "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}\n");
+        fwrite(oom, 1, sizeof oom - 1, out);
+    putc('\n', out);
     return r->status == 200 ? 0 : 1;
 }
 
@@ -50,23 +67,89 @@ static int answer_one(const gr_service *svc, const char *text, size_t len, FILE 
     return failed;
 }
 
+static bool blank(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            return false;
+    return true;
+}
+
+/* Answers what the line reader yielded: 1 for an error line, else 0. With
+ * skip_blank (`query -`) a blank line gets no answer. */
+static int answer_line(const gr_service *svc, gr_line_kind k, const char *line, size_t len,
+                       bool skip_blank, FILE *out)
+{
+    if (k == GR_LINE_OK && skip_blank && blank(line, len))
+        return 0;
+    gr_reply r;
+    if (k == GR_LINE_TOO_LONG)
+        gr_api_line_too_long(svc, &r);
+    else
+        gr_api_batch_line(svc, line, len, &r);
+    int failed = print_reply(out, &r);
+    free(r.body);
+    return failed;
+}
+
+/* Up to cap bytes of `in`: 0 at its end, -1 on a read error. Answers
+ * written so far are flushed first, since reading may wait for the writer
+ * of a pipe that waits for them. Reads the descriptor directly (a pipe
+ * yields what is there), and through stdio for streams without one. */
+static ssize_t read_chunk(FILE *in, char *buf, size_t cap, FILE *out)
+{
+    fflush(out);
+    int fd = fileno(in);
+    if (fd < 0) {
+        size_t n = fread(buf, 1, cap, in);
+        return n ? (ssize_t)n : ferror(in) ? -1 : 0;
+    }
+    ssize_t n;
+    do
+        n = read(fd, buf, cap);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+/* The NDJSON loop of `query -` and `batch`: reads `in` in chunks through a
+ * gr_line_reader and writes one answer line per line as soon as it is
+ * complete, so memory stays bounded by the chunk, limits.max_line and one
+ * answer. Returns the number of error lines, plus 1 when `in` could not be
+ * read to its end or memory ran out. */
+static unsigned long answer_stream(const gr_service *svc, FILE *in, FILE *out, bool skip_blank)
+{
+    gr_line_reader r;
+    char *chunk = malloc(CLI_CHUNK);
+    if (!chunk || gr_line_reader_init(&r, (size_t)svc->limits.max_line) != 0) {
+        free(chunk);
+        fprintf(stderr, "grundy: out of memory\n");
+        return 1;
+    }
+    unsigned long failed = 0;
+    const char *line;
+    size_t len;
+    gr_line_kind k;
+    ssize_t n;
+    while ((n = read_chunk(in, chunk, CLI_CHUNK, out)) > 0) {
+        gr_line_reader_feed(&r, chunk, (size_t)n);
+        while ((k = gr_line_reader_next(&r, &line, &len)) != GR_LINE_NONE)
+            failed += (unsigned long)answer_line(svc, k, line, len, skip_blank, out);
+    }
+    if ((k = gr_line_reader_finish(&r, &line, &len)) != GR_LINE_NONE)
+        failed += (unsigned long)answer_line(svc, k, line, len, skip_blank, out);
+    if (n < 0) {
+        fprintf(stderr, "grundy: reading the input: %s\n", strerror(errno));
+        failed++;
+    }
+    fflush(out);
+    gr_line_reader_fini(&r);
+    free(chunk);
+    return failed;
+}
+
 unsigned long gr_cli_query_lines(const gr_service *svc, FILE *in, FILE *out)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    unsigned long failed = 0;
-    while ((n = getline(&line, &cap, in)) >= 0) {
-        size_t len = (size_t)n;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            len--;
-        if (strspn(line, " \t") >= len)
-            continue;
-        failed += (unsigned long)answer_one(svc, line, len, out);
-        fflush(out);
-    }
-    free(line);
-    return failed;
+    return answer_stream(svc, in, out, true);
 }
 
 /* Opens `path`, or the default table file when path is NULL and one exists. */
@@ -84,6 +167,24 @@ static int open_tables(const char *path, gr_tables **t)
     return -1;
 }
 
+/* A service over the table file (see open_tables); 0, or -1 after saying why. */
+static int open_service(const char *tables_path, gr_service *svc, gr_tables **t)
+{
+    if (open_tables(tables_path, t))
+        return -1;
+    if (gr_service_init(svc, *t, CLI_CACHE_BYTES) == 0)
+        return 0;
+    gr_tables_close(*t);
+    fprintf(stderr, "grundy: out of memory\n");
+    return -1;
+}
+
+static void close_service(gr_service *svc, gr_tables *t)
+{
+    gr_service_fini(svc);
+    gr_tables_close(t);
+}
+
 static int cmd_query(int argc, char **argv)
 {
     const char *tables_path = NULL;
@@ -98,17 +199,95 @@ static int cmd_query(int argc, char **argv)
     }
     gr_service svc;
     gr_tables *t;
-    if (open_tables(tables_path, &t))
+    if (open_service(tables_path, &svc, &t))
         return 1;
-    if (gr_service_init(&svc, t, CLI_CACHE_BYTES) != 0) {
-        gr_tables_close(t);
-        fprintf(stderr, "grundy: out of memory\n");
-        return 1;
-    }
     int rc = strcmp(argv[i], "-") == 0 ? (gr_cli_query_lines(&svc, stdin, stdout) ? 1 : 0)
                                         : answer_one(&svc, argv[i], strlen(argv[i]), stdout);
-    gr_service_fini(&svc);
-    gr_tables_close(t);
+    close_service(&svc, t);
+    return rc;
+}
+
+/* All of `in` as one malloc'd buffer; NULL after saying why. */
+static char *read_all(FILE *in, size_t *len)
+{
+    size_t cap = CLI_CHUNK, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, in);
+        n += got;
+        if (n < cap) {
+            if (!ferror(in)) {
+                *len = n;
+                return buf;
+            }
+            fprintf(stderr, "grundy: reading the input: %s\n", strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    fprintf(stderr, "grundy: out of memory reading the input\n");
+    return NULL;
+}
+
+/* `batch --json`: 0 when the batch and every query in it were answered. */
+static int answer_json_batch(const gr_service *svc, FILE *in, FILE *out)
+{
+    size_t len;
+    char *body = read_all(in, &len);
+    if (!body)
+        return 1;
+    gr_reply r;
+    gr_batch_stats stats;
+    gr_api_batch(svc, body, len, &r, &stats);
+    free(body);
+    int failed = print_reply(out, &r) || stats.errors;
+    free(r.body);
+    return failed;
+}
+
+static int cmd_batch(int argc, char **argv)
+{
+    const char *tables_path = NULL, *path = NULL;
+    bool json = false;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--tables") == 0 && i + 1 < argc && !tables_path)
+            tables_path = argv[++i];
+        else if (strcmp(argv[i], "--json") == 0 && !json)
+            json = true;
+        else if (!path && (strcmp(argv[i], "-") == 0 || argv[i][0] != '-'))
+            path = argv[i];
+        else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return 2;
+    }
+    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!in) {
+        fprintf(stderr, "grundy: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    gr_service svc;
+    gr_tables *t;
+    int rc = 1;
+    if (open_service(tables_path, &svc, &t) == 0) {
+        rc = json ? answer_json_batch(&svc, in, stdout) : (answer_stream(&svc, in, stdout, false) ? 1 : 0);
+        close_service(&svc, t);
+    }
+    if (in != stdin)
+        fclose(in);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "grundy: writing the answers: %s\n", strerror(errno));
+        rc = 1;
+    }
     return rc;
 }
 
@@ -199,6 +378,8 @@ int gr_cli_main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "query") == 0)
         return cmd_query(argc, argv);
+    if (argc >= 3 && strcmp(argv[1], "batch") == 0)
+        return cmd_batch(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "tables") == 0 && strcmp(argv[2], "build") == 0)
         return cmd_tables_build(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "tables") == 0 && strcmp(argv[2], "info") == 0)

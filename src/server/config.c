@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "server/server.h"
@@ -15,30 +16,54 @@
 void gr_server_config_default(gr_server_config *c)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    memset(c, 0, sizeof *c);
     c->host = "127.0.0.1";
     c->port = 8080;
     c->threads = cpus > 0 ? (unsigned)cpus : 1;
+    c->compute_threads = c->threads;
     c->max_body = 1u << 20;
     c->conn_limit = 1024;
     c->conn_timeout = 30;
     c->drain_timeout = 10;
     c->cache_bytes = UINT64_C(64) << 20;
-    c->tables_path = NULL;
+    c->inline_budget = 200000;
+    c->queue = 64;
+    c->max_stream = UINT64_C(1) << 30;
+    c->access_log = 1;
     gr_limits_default(&c->service.limits);
-    c->service.tables = NULL;
 }
 
-/* A numeric option: name for messages, where to store, and its range. */
-typedef struct num_opt {
+/* An option: its name, environment variable, where it goes and its range.
+ * kind: 'u' unsigned, 'U' uint64_t, 'p' port, 'b' on/off, 's' string. */
+typedef struct opt {
     const char *name, *env;
-    int kind; /* 'u' unsigned, 'U' uint64_t, 'p' port */
+    int kind;
     void *dst;
     uint64_t min, max;
     const char *help;
-} num_opt;
+} opt;
 
-static int parse_num(const num_opt *o, const char *text, const char *source)
+static int parse_switch(const opt *o, const char *text, const char *source)
 {
+    static const char *const on[] = { "on", "1", "true", "yes" }, *const off[] = { "off", "0", "false", "no" };
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(text, on[i]) == 0 || strcasecmp(text, off[i]) == 0) {
+            *(unsigned *)o->dst = strcasecmp(text, on[i]) == 0;
+            return 0;
+        }
+    }
+    fprintf(stderr, "grundyd: %s %s=\"%s\" must be on or off\n", source, o->name, text);
+    return -1;
+}
+
+static int parse_value(const opt *o, const char *text, const char *source)
+{
+    if (o->kind == 's') {
+        *(const char **)o->dst = text;
+        return 0;
+    }
+    if (o->kind == 'b')
+        return parse_switch(o, text, source);
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
@@ -56,66 +81,99 @@ static int parse_num(const num_opt *o, const char *text, const char *source)
     return 0;
 }
 
-static void usage(const num_opt *opts, size_t n)
+static void usage(const opt *opts, size_t n)
 {
     printf("Usage: grundyd [OPTIONS]\n"
-           "Serves combinatorial-game analysis over HTTP/JSON (POST /v1/analyze, GET /healthz).\n\n"
-           "  --host ADDR            address to bind (GRUNDYD_HOST; default 127.0.0.1)\n"
-           "  --tables FILE          table file (GRUNDYD_TABLES; default: grundy.tables beside\n"
-           "                         the executable, then the installed data directory)\n");
-    for (size_t i = 0; i < n; i++)
-        printf("  --%-20s %s (%s)\n", opts[i].name, opts[i].help, opts[i].env);
-    printf("  --help                 this text\n  --version              the version\n\n"
-           "Options win over environment variables. SIGTERM or SIGINT stops accepting\n"
-           "connections, lets in-flight requests finish, and exits 0.\n");
+           "Serves combinatorial-game analysis over HTTP/JSON: POST /v1/analyze, POST /v1/batch\n"
+           "(JSON, or NDJSON with Content-Type: application/x-ndjson), GET /v1/games,\n"
+           "GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml.\n\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("  --%s %s\n", opts[i].name, opts[i].kind == 'b' ? "on|off" : opts[i].kind == 's' ? "TEXT" : "N");
+        printf("        %s (%s)\n", opts[i].help, opts[i].env);
+    }
+    printf("  --help     this text\n  --version  the version\n\n"
+           "Options win over environment variables. SIGHUP re-maps the table file: requests in\n"
+           "flight finish on the old tables, and a bad file is refused with a log line (the\n"
+           "old tables stay). SIGTERM or SIGINT stops accepting connections, lets in-flight\n"
+           "requests finish within --drain-timeout, and exits 0.\n");
 }
 
-int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
+/* Every option; the table is the one place that documents them. */
+static size_t options(gr_server_config *c, opt *o)
 {
-    const num_opt opts[] = {
+    gr_limits *l = &c->service.limits;
+    const opt all[] = {
+        { "host", "GRUNDYD_HOST", 's', &c->host, 0, 0, "address to bind; default 127.0.0.1" },
         { "port", "GRUNDYD_PORT", 'p', &c->port, 0, 65535, "TCP port; 0 picks a free one; default 8080" },
-        { "threads", "GRUNDYD_THREADS", 'u', &c->threads, 1, 1024, "worker threads; default: online CPUs" },
-        { "max-body", "GRUNDYD_MAX_BODY", 'U', &c->max_body, 64, UINT64_C(1) << 30, "largest request body in bytes; default 1048576" },
+        { "tables", "GRUNDYD_TABLES", 's', &c->tables_path, 0, 0,
+          "table file; default: grundy.tables beside the executable, then the installed data directory" },
+        { "threads", "GRUNDYD_THREADS", 'u', &c->threads, 1, 1024, "HTTP threads; default: online CPUs" },
+        { "compute-threads", "GRUNDYD_COMPUTE_THREADS", 'u', &c->compute_threads, 1, 1024,
+          "threads that run heavy queries; default: online CPUs" },
+        { "queue", "GRUNDYD_QUEUE", 'u', &c->queue, 1, 1000000,
+          "heavy queries that may wait for a compute thread; more get 503 with Retry-After; default 64" },
+        { "inline-budget", "GRUNDYD_INLINE_BUDGET", 'U', &c->inline_budget, 0, UINT64_C(1) << 40,
+          "compute steps a query may take on an HTTP thread; past them it moves to the compute pool; default 200000" },
+        { "budget", "GRUNDYD_BUDGET", 'U', &l->budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
+        { "batch-budget", "GRUNDYD_BATCH_BUDGET", 'U', &l->batch_budget, 1000, UINT64_C(1) << 50,
+          "compute steps per batch request, all its queries together" },
+        { "max-batch", "GRUNDYD_MAX_BATCH", 'U', &l->max_batch, 1, 1000000, "queries in a JSON batch; default 10000" },
+        { "max-body", "GRUNDYD_MAX_BODY", 'U', &c->max_body, 64, UINT64_C(1) << 30,
+          "largest request body in bytes (NDJSON batches excepted); default 1048576" },
+        { "max-stream", "GRUNDYD_MAX_STREAM", 'U', &c->max_stream, 1024, UINT64_C(1) << 40,
+          "largest NDJSON batch body in bytes, spooled to a temporary file; default 1073741824" },
+        { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &l->max_items, 1, 100000000, "entries in piles, stairs, tokens or heads; default 100000" },
+        { "max-moves", "GRUNDYD_MAX_MOVES", 'U', &l->max_moves, 1, 65536, "entries in a subtraction set; default 4096" },
+        { "max-move", "GRUNDYD_MAX_MOVE", 'U', &l->max_move, 1, 65536, "largest element of a subtraction set; default 65536" },
+        { "max-nodes", "GRUNDYD_MAX_NODES", 'U', &l->max_nodes, 1, 100000000, "graph nodes and grid squares; default 1000000" },
+        { "max-edges", "GRUNDYD_MAX_EDGES", 'U', &l->max_edges, 1, 100000000, "graph edges and grid moves; default 1000000" },
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
-        { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400, "idle connection timeout in seconds; default 30" },
+        { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400,
+          "seconds a connection may stay idle or stall mid-request; default 30" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
-        { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40, "bytes of computed sequences kept for reuse; default 67108864" },
-        { "budget", "GRUNDYD_BUDGET", 'U', &c->service.limits.budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
-        { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &c->service.limits.max_items, 1, 100000000, "entries in piles, stairs or tokens; default 100000" },
+        { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
+          "bytes of computed sequences kept for reuse; default 67108864" },
+        { "cors-origins", "GRUNDYD_CORS_ORIGINS", 's', &c->cors_origins, 0, 0,
+          "origins allowed to call from a browser, comma-separated, or *; default none" },
+        { "access-log", "GRUNDYD_ACCESS_LOG", 'b', &c->access_log, 0, 1, "one log line per request; default on" },
     };
-    enum { NOPTS = sizeof opts / sizeof opts[0] };
-    const char *host_env = getenv("GRUNDYD_HOST");
-    if (host_env && *host_env)
-        c->host = host_env;
-    for (size_t i = 0; i < NOPTS; i++) {
-        const char *v = getenv(opts[i].env);
-        if (v && *v && parse_num(&opts[i], v, "environment variable"))
+    memcpy(o, all, sizeof all);
+    return sizeof all / sizeof all[0];
+}
+
+enum { MAX_OPTS = 32 };
+
+static int parse_env(const opt *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *v = getenv(o[i].env);
+        if (v && *v && parse_value(&o[i], v, "environment variable"))
             return -1;
     }
-    struct option lopts[NOPTS + 5];
-    for (size_t i = 0; i < NOPTS; i++)
-        lopts[i] = (struct option){ opts[i].name, required_argument, NULL, (int)(256 + i) };
-    lopts[NOPTS] = (struct option){ "host", required_argument, NULL, 'H' };
-    lopts[NOPTS + 1] = (struct option){ "help", no_argument, NULL, 'h' };
-    lopts[NOPTS + 2] = (struct option){ "version", no_argument, NULL, 'V' };
-    lopts[NOPTS + 3] = (struct option){ "tables", required_argument, NULL, 'T' };
-    lopts[NOPTS + 4] = (struct option){ NULL, 0, NULL, 0 };
+    return 0;
+}
+
+static int parse_args(opt *o, size_t n, int argc, char **argv)
+{
+    if (parse_env(o, n))
+        return -1;
+    struct option lopts[MAX_OPTS + 3];
+    for (size_t i = 0; i < n; i++)
+        lopts[i] = (struct option){ o[i].name, required_argument, NULL, (int)(256 + i) };
+    lopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+    lopts[n + 1] = (struct option){ "version", no_argument, NULL, 'V' };
+    lopts[n + 2] = (struct option){ NULL, 0, NULL, 0 };
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
-        if (ch == 'h') {
-            usage(opts, NOPTS);
+        if (ch == 'h' || ch == 'V') {
+            if (ch == 'h')
+                usage(o, n);
+            else
+                printf("grundyd %s\n", GRUNDY_VERSION);
             return 1;
         }
-        if (ch == 'V') {
-            printf("grundyd %s\n", GRUNDY_VERSION);
-            return 1;
-        }
-        if (ch == 'H' || ch == 'T') {
-            *(ch == 'H' ? &c->host : &c->tables_path) = optarg;
-            continue;
-        }
-        if (ch >= 256 && ch < 256 + (int)NOPTS && parse_num(&opts[ch - 256], optarg, "option") == 0)
+        if (ch >= 256 && ch < 256 + (int)n && parse_value(&o[ch - 256], optarg, "option") == 0)
             continue;
         if (ch == '?')
             fprintf(stderr, "grundyd: see grundyd --help\n");
@@ -126,4 +184,24 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
         return -1;
     }
     return 0;
+}
+
+/* A batch budget left at its default follows a changed per-query budget. */
+static void scale_batch_budget(gr_limits *l, uint64_t default_batch)
+{
+    gr_limits d;
+    gr_limits_default(&d);
+    if (l->batch_budget == default_batch && l->budget != d.budget)
+        l->batch_budget = l->budget * (d.batch_budget / d.budget);
+}
+
+int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
+{
+    opt o[MAX_OPTS];
+    size_t n = options(c, o);
+    uint64_t default_batch = c->service.limits.batch_budget;
+    int rc = parse_args(o, n, argc, argv);
+    if (rc == 0)
+        scale_batch_budget(&c->service.limits, default_batch);
+    return rc;
 }

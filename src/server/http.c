@@ -1,6 +1,16 @@
-/* libmicrohttpd glue: routing, body collection under a size limit, replies,
- * and the drain on shutdown. The server never computes; it hands bytes to
- * the api layer and sends back what it returns. */
+/* libmicrohttpd glue: routing, bodies under size limits, CORS, replies, the
+ * compute pool hand-off, NDJSON streams, metrics, the access log, SIGHUP
+ * reloads and the drain on shutdown. The server never decides a game; it
+ * hands bytes to the api layer and sends back what it returns.
+ *
+ * Where a query runs: every query first runs on the HTTP thread with a small
+ * budget (--inline-budget). Most finish there in microseconds. One that runs
+ * out of that budget (an uncached period search, a big graph or board), a
+ * body too large to parse inline, and every batch are suspended
+ * (MHD_suspend_connection) and handed to the compute pool, whose bounded
+ * queue answers 503 with Retry-After when full; the worker resumes the
+ * connection with the reply. So heavy work never holds an HTTP thread, and
+ * light queries keep their latency while the pool is saturated. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -11,116 +21,274 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api/analyze.h"
+#include "api/batch.h"
 #include "api/catalog.h"
+#include "api/games.h"
 #include "api/seq_cache.h"
+#include "server/http_stream.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/pool.h"
+#include "server/server.h"
+#include "server/snapshot.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
-#include "server/log.h"
-#include "server/server.h"
 
-typedef enum route_id { ROUTE_NONE, ROUTE_ANALYZE, ROUTE_HEALTHZ, ROUTE_TABLES } route_id;
+extern const unsigned char gr_openapi_yaml[];
+extern const unsigned long gr_openapi_yaml_len;
+
+/* Bodies larger than this skip the inline attempt: parsing them is itself
+ * heavy work. */
+#define INLINE_BODY_MAX 65536
+
+typedef enum route_id {
+    ROUTE_ANALYZE, ROUTE_BATCH, ROUTE_GAMES, ROUTE_TABLES, ROUTE_HEALTHZ, ROUTE_READYZ,
+    ROUTE_METRICS, ROUTE_OPENAPI, ROUTE_NONE
+} route_id;
 
 typedef struct route {
     const char *path;
-    const char *method; /* the one method the path answers */
+    const char *method; /* the one method the path answers (and OPTIONS, HEAD for GET) */
     route_id id;
 } route;
 
 static const route routes[] = {
     { "/v1/analyze", MHD_HTTP_METHOD_POST, ROUTE_ANALYZE },
-    { "/healthz", MHD_HTTP_METHOD_GET, ROUTE_HEALTHZ },
+    { "/v1/batch", MHD_HTTP_METHOD_POST, ROUTE_BATCH },
+    { "/v1/games", MHD_HTTP_METHOD_GET, ROUTE_GAMES },
     { "/v1/tables", MHD_HTTP_METHOD_GET, ROUTE_TABLES },
+    { "/healthz", MHD_HTTP_METHOD_GET, ROUTE_HEALTHZ },
+    { "/readyz", MHD_HTTP_METHOD_GET, ROUTE_READYZ },
+    { "/metrics", MHD_HTTP_METHOD_GET, ROUTE_METRICS },
+    { "/openapi.yaml", MHD_HTTP_METHOD_GET, ROUTE_OPENAPI },
+};
+
+static const char *const route_names[GR_METRIC_ROUTES] = {
+    "/v1/analyze", "/v1/batch", "/v1/games", "/v1/tables", "/healthz", "/readyz", "/metrics",
+    "/openapi.yaml", "other", "other",
 };
 
 typedef struct server_state {
     const gr_server_config *cfg;
-    char *tables_json; /* GET /v1/tables, rendered once at startup */
-    atomic_long in_flight;  /* requests being answered: from the full body to the reply sent */
-    atomic_bool draining;   /* set on SIGTERM: replies carry Connection: close */
+    const char *tables_path;       /* the file SIGHUP re-maps */
+    gr_snapshot_holder snaps;
+    gr_pool *pool;
+    gr_metrics metrics;
+    char *games_json;              /* GET /v1/games, rendered once */
+    atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
+    atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
+    atomic_bool ready;
 } server_state;
+
+typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
 
 /* Per-request state, created on the first call of the access handler. */
 typedef struct request {
+    server_state *st;
+    struct MHD_Connection *conn;
     route_id route;
+    bool options;      /* a CORS preflight */
     char *body;
     size_t len, cap;
     bool too_large;
-    bool answered; /* a reply was queued */
-    bool counted;  /* counted in in_flight; a body abandoned half-way is never counted,
-                    * since libmicrohttpd reports such connections only at their timeout */
+    bool answered;     /* a reply was queued, or the request was handed on */
+    bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
+                        * since libmicrohttpd reports such connections only at their timeout */
+    gr_stream *stream; /* NDJSON batch */
+    _Atomic rq_state state;
+    gr_reply reply;    /* from the compute pool */
+    gr_snapshot *snap; /* held while the request is answered */
+    const gr_game *game;
+    int status;
+    uint64_t bytes;
+    struct timespec start;
 } request;
 
-static enum MHD_Result send_reply(struct MHD_Connection *conn, server_state *st, gr_reply *r,
-                                  const char *allow)
+static uint64_t micros_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    int64_t us = (int64_t)(t.tv_sec - t0->tv_sec) * 1000000 + (t.tv_nsec - t0->tv_nsec) / 1000;
+    return us > 0 ? (uint64_t)us : 0;
+}
+
+/* ---- CORS ---------------------------------------------------------------- */
+
+/* The Access-Control-Allow-Origin value for this request's Origin, or NULL. */
+static const char *allowed_origin(const server_state *st, struct MHD_Connection *conn)
+{
+    const char *list = st->cfg->cors_origins;
+    const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    if (!list || !*list || !origin)
+        return NULL;
+    if (strcmp(list, "*") == 0)
+        return "*";
+    size_t n = strlen(origin);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        while (len && p[0] == ' ') {
+            p++;
+            len--;
+        }
+        while (len && p[len - 1] == ' ')
+            len--;
+        if (len == n && strncmp(p, origin, n) == 0)
+            return origin;
+        p = end ? end + 1 : p + strlen(p);
+    }
+    return NULL;
+}
+
+static void add_common_headers(struct MHD_Response *resp, request *rq, const char *allow)
+{
+    const char *origin = allowed_origin(rq->st, rq->conn);
+    if (origin) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
+        MHD_add_response_header(resp, "Vary", "Origin");
+    }
+    if (allow)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    if (atomic_load(&rq->st->draining))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
+/* ---- replies ------------------------------------------------------------- */
+
+static enum MHD_Result queue(request *rq, int status, struct MHD_Response *resp, const char *type,
+                             const char *allow)
+{
+    if (!resp)
+        return MHD_NO;
+    if (type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    add_common_headers(resp, rq, allow);
+    rq->status = status;
+    rq->answered = true;
+    enum MHD_Result ok = MHD_queue_response(rq->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+static enum MHD_Result send_reply(request *rq, gr_reply *r, const char *allow)
 {
     static const char fallback[] =
         "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
     struct MHD_Response *resp;
     if (r->body) {
         resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
+        rq->bytes = r->len;
     } else {
         r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
         resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
                                                MHD_RESPMEM_PERSISTENT);
     }
-    if (!resp) {
+    if (!resp)
         free(r->body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-    if (allow)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    if (r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-    if (atomic_load(&st->draining))
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
-    MHD_destroy_response(resp);
-    return ok;
+    r->body = NULL;
+    return queue(rq, r->status, resp, "application/json", allow);
 }
 
-static enum MHD_Result send_error(struct MHD_Connection *conn, server_state *st, int status,
-                                  const char *code, const char *allow, const char *message)
+static enum MHD_Result send_error(request *rq, int status, const char *code, const char *allow,
+                                  const char *message)
 {
     gr_api_error e;
     gr_fail(&e, status, code, "", "%s", message);
     gr_reply r;
     gr_api_error_reply(&e, &r);
-    return send_reply(conn, st, &r, allow);
+    return send_reply(rq, &r, allow);
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *conn, server_state *st, const char *json)
+static enum MHD_Result send_static(request *rq, int status, const char *text, size_t len, const char *type)
 {
-    gr_reply r = { 200, strdup(json), strlen(json) };
-    r.status = r.body ? 200 : 503;
-    return send_reply(conn, st, &r, NULL);
+    rq->bytes = len;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_PERSISTENT);
+    return queue(rq, status, resp, type, NULL);
 }
 
-/* Resolves the route; answers 404/405 itself and returns false then. */
-static bool find_route(struct MHD_Connection *conn, server_state *st, const char *url,
-                       const char *method, route_id *id, enum MHD_Result *res)
+static enum MHD_Result send_copy(request *rq, int status, const char *text, const char *type)
+{
+    gr_reply r = { status, strdup(text), strlen(text) };
+    if (strcmp(type, "application/json") == 0)
+        return send_reply(rq, &r, NULL);
+    if (!r.body)
+        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+    rq->bytes = r.len;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
+    if (!resp)
+        free(r.body);
+    return queue(rq, status, resp, type, NULL);
+}
+
+static enum MHD_Result send_busy(request *rq)
+{
+    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
+    return send_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded", NULL,
+                      "the compute queue is full; retry after a second");
+}
+
+/* ---- routing ------------------------------------------------------------- */
+
+static enum MHD_Result preflight(request *rq, const route *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    char methods[48];
+    snprintf(methods, sizeof methods, "%s, OPTIONS%s", r->method,
+             strcmp(r->method, MHD_HTTP_METHOD_GET) == 0 ? ", HEAD" : "");
+    if (allowed_origin(rq->st, rq->conn)) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Methods", methods);
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
+        MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
+    }
+    return queue(rq, MHD_HTTP_NO_CONTENT, resp, NULL, methods);
+}
+
+/* Resolves the route; answers 404/405 and preflights itself (then false). */
+static bool find_route(request *rq, const char *url, const char *method, enum MHD_Result *res)
 {
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
-        if (strcmp(routes[i].path, url) != 0)
+        const route *r = &routes[i];
+        if (strcmp(r->path, url) != 0)
             continue;
-        bool head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 &&
-                    strcmp(routes[i].method, MHD_HTTP_METHOD_GET) == 0;
-        if (strcmp(routes[i].method, method) == 0 || head) {
-            *id = routes[i].id;
-            return true;
+        rq->route = r->id;
+        bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
+        if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) {
+            *res = preflight(rq, r);
+            return false;
         }
-        char msg[64];
-        snprintf(msg, sizeof msg, "this path answers %s only", routes[i].method);
-        *res = send_error(conn, st, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", routes[i].method, msg);
+        if (strcmp(r->method, method) == 0 || (get && strcmp(method, MHD_HTTP_METHOD_HEAD) == 0))
+            return true;
+        char msg[64], allow[32];
+        snprintf(msg, sizeof msg, "this path answers %s only", r->method);
+        snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method, get ? ", HEAD" : "");
+        *res = send_error(rq, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", allow, msg);
         return false;
     }
-    *res = send_error(conn, st, MHD_HTTP_NOT_FOUND, "not_found", NULL,
-                      "no such path; use POST /v1/analyze, GET /v1/tables or GET /healthz");
+    rq->route = ROUTE_NONE;
+    *res = send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL,
+                      "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
+                      "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics");
     return false;
+}
+
+static bool is_ndjson(struct MHD_Connection *conn)
+{
+    const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    return ct && strncasecmp(ct, "application/x-ndjson", 20) == 0;
+}
+
+static uint64_t body_limit(const request *rq)
+{
+    return rq->stream ? rq->st->cfg->max_stream : rq->st->cfg->max_body;
 }
 
 static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
@@ -134,18 +302,23 @@ static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
     return errno == ERANGE || (end != cl && v > max);
 }
 
-static enum MHD_Result too_large(struct MHD_Connection *conn, server_state *st)
+static enum MHD_Result too_large(request *rq)
 {
-    char msg[128];
-    snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes; send a smaller query",
-             (unsigned long long)st->cfg->max_body);
-    return send_error(conn, st, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL, msg);
+    char msg[160];
+    snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); send a smaller one",
+             (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
+    return send_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL, msg);
 }
 
-static void append_body(request *rq, const char *data, size_t n, uint64_t max)
+static void append_body(request *rq, const char *data, size_t n)
 {
-    if (rq->too_large || rq->len + n > max) {
+    if (rq->too_large || rq->len + n > body_limit(rq)) {
         rq->too_large = true;
+        return;
+    }
+    if (rq->stream) {
+        rq->too_large = gr_stream_spool(rq->stream, data, n) != 0;
+        rq->len += n;
         return;
     }
     if (rq->len + n + 1 > rq->cap) {
@@ -164,23 +337,160 @@ static void append_body(request *rq, const char *data, size_t n, uint64_t max)
     rq->len += n;
 }
 
-static enum MHD_Result begin_request(struct MHD_Connection *conn, server_state *st, const char *url,
+static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
     request *rq = calloc(1, sizeof *rq);
     if (!rq)
         return MHD_NO;
+    rq->st = st;
+    rq->conn = conn;
+    clock_gettime(CLOCK_MONOTONIC, &rq->start);
+    atomic_init(&rq->state, RQ_READING);
     *con_cls = rq;
     enum MHD_Result res = MHD_YES;
-    if (!find_route(conn, st, url, method, &rq->route, &res)) {
-        rq->answered = true;
+    if (!find_route(rq, url, method, &res))
         return res;
+    if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
+        rq->stream = gr_stream_new(conn);
+        if (!rq->stream)
+            return send_error(rq, 503, "overloaded", NULL, "cannot open a spool file for the stream; retry later");
     }
-    if (rq->route == ROUTE_ANALYZE && declared_too_large(conn, st->cfg->max_body)) {
-        rq->answered = true;
-        return too_large(conn, st);
-    }
+    if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH) && declared_too_large(conn, body_limit(rq)))
+        return too_large(rq);
     return MHD_YES;
+}
+
+/* ---- answering ------------------------------------------------------------ */
+
+static const gr_game *game_of(const cJSON *root)
+{
+    const cJSON *g = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "game") : NULL;
+    return cJSON_IsString(g) ? gr_game_find(g->valuestring) : NULL;
+}
+
+static void analyze_job(void *arg)
+{
+    request *rq = arg;
+    gr_api_analyze(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply);
+    struct MHD_Connection *conn = rq->conn;
+    atomic_store(&rq->state, RQ_DONE);
+    MHD_resume_connection(conn);
+}
+
+static void batch_job(void *arg)
+{
+    request *rq = arg;
+    gr_api_batch(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply, NULL);
+    struct MHD_Connection *conn = rq->conn;
+    atomic_store(&rq->state, RQ_DONE);
+    MHD_resume_connection(conn);
+}
+
+/* Suspends the connection and queues fn(rq) on the compute pool, or 503. */
+static enum MHD_Result offload(request *rq, gr_job_fn fn)
+{
+    if (!gr_pool_reserve(rq->st->pool))
+        return send_busy(rq);
+    rq->answered = true;
+    atomic_store(&rq->state, RQ_WAITING);
+    MHD_suspend_connection(rq->conn);
+    gr_pool_push(rq->st->pool, fn, rq);
+    return MHD_YES;
+}
+
+/* The inline attempt: answered here unless it runs out of the inline
+ * budget, in which case the whole query moves to the pool. */
+static enum MHD_Result answer_analyze(request *rq)
+{
+    const gr_service *svc = &rq->snap->svc;
+    if (rq->len > INLINE_BODY_MAX)
+        return offload(rq, analyze_job);
+    gr_json_doc doc;
+    gr_api_error err = { 0 };
+    gr_reply r;
+    if (gr_json_parse(rq->body ? rq->body : "", rq->len, &doc, &err) != 0) {
+        gr_api_error_reply(&err, &r);
+        return send_reply(rq, &r, NULL);
+    }
+    rq->game = game_of(doc.root);
+    uint64_t inline_budget = rq->st->cfg->inline_budget;
+    gr_budget b = gr_budget_make(inline_budget < svc->limits.budget ? inline_budget : svc->limits.budget);
+    gr_api_answer_node(svc, &doc, doc.root, &b, &err, &r);
+    gr_json_free(&doc);
+    if (b.left > 0 || inline_budget >= svc->limits.budget)
+        return send_reply(rq, &r, NULL);
+    free(r.body);
+    return offload(rq, analyze_job);
+}
+
+static enum MHD_Result answer_stream(request *rq)
+{
+    if (!gr_pool_reserve(rq->st->pool))
+        return send_busy(rq);
+    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
+    if (!resp) {
+        gr_pool_unreserve(rq->st->pool);
+        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+    }
+    gr_stream *s = rq->stream;
+    rq->stream = NULL; /* the response and the job own it now */
+    enum MHD_Result ok = queue(rq, 200, resp, "application/x-ndjson", NULL);
+    gr_pool_push(rq->st->pool, gr_stream_produce, s);
+    return ok;
+}
+
+static enum MHD_Result answer_metrics(request *rq)
+{
+    server_state *st = rq->st;
+    gr_cache_stats cs = { 0 };
+    gr_seq_cache_stats(rq->snap->svc.cache, &cs);
+    gr_metric_gauges g = { .in_flight = atomic_load(&st->in_flight), .queue_depth = gr_pool_depth(st->pool),
+                           .table_bytes = gr_tables_bytes(rq->snap->tables), .cache_hits = cs.hits,
+                           .cache_misses = cs.misses, .cache_bytes = cs.bytes,
+                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready) };
+    char *text = gr_metrics_render(&st->metrics, &g);
+    if (!text)
+        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+    rq->bytes = strlen(text);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(rq->bytes, text, MHD_RESPMEM_MUST_FREE);
+    if (!resp)
+        free(text);
+    return queue(rq, 200, resp, "text/plain; version=0.0.4; charset=utf-8", NULL);
+}
+
+static enum MHD_Result answer_readyz(request *rq)
+{
+    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
+        return send_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+    return send_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "not_ready", NULL,
+                      atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
+                                                     : "starting: the tables are not mapped yet");
+}
+
+static enum MHD_Result answer(request *rq)
+{
+    switch (rq->route) {
+    case ROUTE_HEALTHZ:
+        return send_static(rq, 200, "{\"status\":\"ok\"}", 15, "application/json");
+    case ROUTE_READYZ:
+        return answer_readyz(rq);
+    case ROUTE_TABLES:
+        return send_copy(rq, 200, rq->snap->tables_json, "application/json");
+    case ROUTE_GAMES:
+        return send_static(rq, 200, rq->st->games_json, strlen(rq->st->games_json), "application/json");
+    case ROUTE_OPENAPI:
+        return send_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
+    case ROUTE_METRICS:
+        return answer_metrics(rq);
+    default:
+        break;
+    }
+    if (rq->too_large)
+        return too_large(rq);
+    if (rq->route == ROUTE_BATCH)
+        return rq->stream ? answer_stream(rq) : offload(rq, batch_job);
+    return answer_analyze(rq);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
@@ -190,28 +500,40 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
     server_state *st = cls;
     (void)version;
     if (*con_cls == NULL)
-        return begin_request(conn, st, url, method, con_cls);
+        return begin_request(st, conn, url, method, con_cls);
     request *rq = *con_cls;
     if (*upload_data_size) {
         if (!rq->answered)
-            append_body(rq, upload_data, *upload_data_size, st->cfg->max_body);
+            append_body(rq, upload_data, *upload_data_size);
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (atomic_load(&rq->state) == RQ_DONE) {
+        atomic_store(&rq->state, RQ_READING);
+        return send_reply(rq, &rq->reply, NULL);
+    }
     if (rq->answered)
         return MHD_YES;
-    rq->answered = true;
     rq->counted = true;
     atomic_fetch_add(&st->in_flight, 1);
-    if (rq->route == ROUTE_HEALTHZ)
-        return send_json(conn, st, "{\"status\":\"ok\"}");
-    if (rq->route == ROUTE_TABLES)
-        return send_json(conn, st, st->tables_json);
-    if (rq->too_large)
-        return too_large(conn, st);
-    gr_reply r;
-    gr_api_analyze(&st->cfg->service, rq->body ? rq->body : "", rq->len, &r);
-    return send_reply(conn, st, &r, NULL);
+    rq->snap = gr_snapshot_acquire(&st->snaps);
+    return answer(rq);
+}
+
+static void access_log(const request *rq, uint64_t us)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char addr[INET6_ADDRSTRLEN] = "-";
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr, sizeof addr);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
+    }
+    gr_log("info", "event=access client=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
+           addr, rq->route == ROUTE_NONE ? "other" : route_names[rq->route], rq->status,
+           rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
 }
 
 static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -223,12 +545,24 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     if (!rq)
         return;
+    uint64_t us = micros_since(&rq->start);
+    if (rq->status) {
+        gr_metrics_observe(&st->metrics, rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route,
+                           rq->status, rq->game, us);
+        if (st->cfg->access_log)
+            access_log(rq, us);
+    }
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
+    gr_snapshot_release(rq->snap);
+    gr_stream_release(rq->stream);
+    free(rq->reply.body);
     free(rq->body);
     free(rq);
     *con_cls = NULL;
 }
+
+/* ---- the daemon ------------------------------------------------------------ */
 
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
@@ -265,7 +599,7 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     bool ipv6 = false;
     if (resolve(c, &ss, &ipv6))
         return NULL;
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (ipv6)
         flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, c->port, NULL, NULL, handle, st,
@@ -298,66 +632,106 @@ static long drain(server_state *st, unsigned seconds)
     return atomic_load(&st->in_flight);
 }
 
-static int wait_for_stop_signal(void)
+static int wait_for_signal(void)
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
     int sig = 0;
     while (sigwait(&set, &sig) != 0)
         ;
     return sig;
 }
 
-/* Serves with `tables` mapped until a stop signal, then drains. */
-static int serve(const gr_server_config *c, const gr_tables *tables)
+/* SIGHUP: maps the file again; a bad file leaves the old tables in place. */
+static void reload(server_state *st)
 {
-    server_state st = { .cfg = c, .tables_json = gr_api_tables_json(tables) };
-    if (!st.tables_json) {
-        gr_log("error", "event=start error=\"out of memory\"");
-        return 1;
+    char why[512];
+    gr_snapshot *s = gr_snapshot_load(st->tables_path, &st->cfg->service.limits,
+                                      (size_t)st->cfg->cache_bytes, why, sizeof why);
+    if (!s) {
+        atomic_fetch_add(&st->metrics.reloads_failed, 1);
+        gr_log("error", "event=reload ok=false tables=%s error=\"%s; the old tables stay\"", st->tables_path, why);
+        return;
     }
-    atomic_init(&st.in_flight, 0);
-    atomic_init(&st.draining, false);
-    struct MHD_Daemon *d = start_daemon(c, &st);
-    if (!d) {
-        gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
-               strerror(errno));
-        free(st.tables_json);
-        return 1;
-    }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned port = info ? info->port : c->port;
-    gr_log("info", "event=ready addr=%s:%u threads=%u max_body=%llu conn_limit=%u tables=%s", c->host,
-           port, c->threads, (unsigned long long)c->max_body, c->conn_limit, gr_tables_path(tables));
-    int sig = wait_for_stop_signal();
-    atomic_store(&st.draining, true);
+    gr_snapshot_install(&st->snaps, s);
+    atomic_fetch_add(&st->metrics.reloads_ok, 1);
+    gr_log("info", "event=reload ok=true tables=%s bytes=%llu", st->tables_path,
+           (unsigned long long)gr_tables_bytes(s->tables));
+}
+
+static void stop(server_state *st, struct MHD_Daemon *d, int sig)
+{
+    atomic_store(&st->draining, true);
     MHD_socket listener = MHD_quiesce_daemon(d);
     gr_log("info", "event=draining signal=%s in_flight=%ld", sig == SIGTERM ? "TERM" : "INT",
-           atomic_load(&st.in_flight));
-    long left = drain(&st, c->drain_timeout);
+           atomic_load(&st->in_flight));
+    long left = drain(st, st->cfg->drain_timeout);
+    /* Workers still running resume their connections: stop them before the
+     * daemon, cutting NDJSON streams short (each ends with an error line). */
+    if (left)
+        gr_stream_abort_all();
+    gr_pool_stop(st->pool);
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
     gr_log("info", "event=stopped abandoned=%ld", left);
-    free(st.tables_json);
+}
+
+/* Serves until a stop signal, reloading on SIGHUP, then drains. */
+static int serve(server_state *st)
+{
+    const gr_server_config *c = st->cfg;
+    struct MHD_Daemon *d = start_daemon(c, st);
+    if (!d) {
+        gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
+               strerror(errno));
+        return 1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = info ? info->port : c->port;
+    atomic_store(&st->ready, true);
+    gr_log("info", "event=ready addr=%s:%u threads=%u compute_threads=%u queue=%u max_body=%llu "
+           "conn_limit=%u tables=%s", c->host, port, c->threads, c->compute_threads, c->queue,
+           (unsigned long long)c->max_body, c->conn_limit, st->tables_path);
+    int sig;
+    while ((sig = wait_for_signal()) == SIGHUP)
+        reload(st);
+    stop(st, d, sig);
     return 0;
 }
 
-/* Opens the configured or default table file; logs the fault and returns
- * -1 when there is none or it is bad: the daemon does not start then. */
-static int load_tables(const gr_server_config *c, gr_tables **t)
+/* The configured or default table file; NULL (logged) when there is none. */
+static const char *tables_path(const gr_server_config *c, char paths[4][4096])
 {
-    char paths[4][4096], searched[1024], why[512];
-    const char *path = c->tables_path;
-    if (!path && !(path = gr_tables_locate(paths, 4, searched, sizeof searched))) {
+    char searched[1024];
+    if (c->tables_path)
+        return c->tables_path;
+    const char *p = gr_tables_locate(paths, 4, searched, sizeof searched);
+    if (!p)
         gr_log("error", "event=start error=\"no table file found (looked for %s); build one with "
                "'grundy tables build FILE' and pass --tables FILE\"", searched);
+    return p;
+}
+
+static int start(server_state *st)
+{
+    const gr_server_config *c = st->cfg;
+    char why[512];
+    gr_snapshot *s = gr_snapshot_load(st->tables_path, &c->service.limits, (size_t)c->cache_bytes, why,
+                                      sizeof why);
+    if (!s) {
+        gr_log("error", "event=start tables=%s error=\"table file %s: %s\"", st->tables_path,
+               st->tables_path, why);
         return -1;
     }
-    if (gr_tables_open(path, t, why, sizeof why) != 0) {
-        gr_log("error", "event=start tables=%s error=\"table file %s: %s\"", path, path, why);
+    st->snaps.current = s;
+    st->games_json = gr_api_games_json(&c->service.limits);
+    st->pool = st->games_json ? gr_pool_start(c->compute_threads, c->queue) : NULL;
+    if (!st->pool) {
+        gr_log("error", "event=start error=\"out of memory or threads\"");
         return -1;
     }
     return 0;
@@ -365,18 +739,18 @@ static int load_tables(const gr_server_config *c, gr_tables **t)
 
 int gr_server_run(gr_server_config *c)
 {
-    gr_tables *tables = NULL;
-    if (load_tables(c, &tables))
-        return 1;
-    gr_limits limits = c->service.limits;
-    if (gr_service_init(&c->service, tables, (size_t)c->cache_bytes) != 0) {
-        gr_log("error", "event=start error=\"out of memory\"");
-        gr_tables_close(tables);
-        return 1;
-    }
-    c->service.limits = limits;
-    int rc = serve(c, tables);
-    gr_service_fini(&c->service);
-    gr_tables_close(tables);
+    char paths[4][4096];
+    server_state st = { .cfg = c, .tables_path = tables_path(c, paths) };
+    pthread_mutex_init(&st.snaps.mu, NULL);
+    atomic_init(&st.in_flight, 0);
+    atomic_init(&st.draining, false);
+    atomic_init(&st.ready, false);
+    gr_metrics_init(&st.metrics, route_names);
+    int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
+    if (rc != 0 && st.pool)
+        gr_pool_stop(st.pool);
+    gr_snapshot_release(st.snaps.current);
+    pthread_mutex_destroy(&st.snaps.mu);
+    free(st.games_json);
     return rc;
 }

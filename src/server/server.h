@@ -17,11 +17,18 @@ typedef struct gr_server_config {
     unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
     const char *tables_path;   /* table file; NULL: the default locations */
+    uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */
+    unsigned compute_threads;  /* threads of the compute pool */
+    unsigned queue;            /* heavy queries waiting for the pool; more get 503 */
+    uint64_t max_stream;       /* bytes of an NDJSON batch body (spooled to a temporary file) */
+    const char *cors_origins;  /* comma-separated allowed origins, "*", or NULL for no CORS */
+    unsigned access_log;       /* 1: one log line per request */
     gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
 
-/* Defaults: 127.0.0.1:8080, one thread per online CPU, 1 MiB bodies, 1024
- * connections, 30 s idle timeout, 10 s drain. */
+/* Defaults: 127.0.0.1:8080, one HTTP thread and one compute thread per
+ * online CPU, 1 MiB bodies, 1024 connections, 30 s idle timeout, 10 s drain,
+ * a queue of 64 heavy queries, access log on, no CORS. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).
@@ -30,9 +37,11 @@ void gr_server_config_default(gr_server_config *c);
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv);
 
 /* Maps the table file (refusing to start, with a logged reason, when it is
- * missing or bad), serves until SIGTERM or SIGINT, then stops accepting,
+ * missing or bad) and serves. SIGHUP re-maps the file (a bad one is refused
+ * and logged; the old tables stay). SIGTERM or SIGINT stops accepting,
  * drains in-flight requests (up to drain_timeout) and returns 0; non-zero
- * when it cannot start. The caller must have blocked SIGTERM and SIGINT in every thread. */
+ * when it cannot start. The caller must have blocked SIGTERM, SIGINT and
+ * SIGHUP in every thread. */
 int gr_server_run(gr_server_config *c);
 
 #endif

@@ -1,0 +1,322 @@
+#include "api/batch.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The body of a reply that could not even render its error. */
+static const char oom_body[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Fills *out with the error rendered from the arguments (as gr_fail's). */
+static void fail_reply(gr_reply *out, int status, const char *code, const char *field,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void fail_reply(gr_reply *out, int status, const char *code, const char *field,
+                       const char *fmt, ...)
+{
+    gr_api_error e = { 0 };
+    char message[sizeof e.message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    gr_fail(&e, status, code, field, "%s", message);
+    gr_api_error_reply(&e, out);
+}
+
+static void empty_line_reply(gr_reply *out)
+{
+    fail_reply(out, 400, "bad_json", "",
+               "the line is empty; send one JSON query object per line");
+}
+
+/* The reply to a query the spent batch budget refuses. */
+static void batch_spent_reply(const gr_service *svc, gr_reply *out)
+{
+    fail_reply(out, 422, "limit_exceeded", "",
+               "the batch's total compute budget of %llu steps was spent by the queries before "
+               "this one; send the remaining queries in another batch (the daemon's "
+               "--batch-budget sets the batch budget)",
+               (unsigned long long)svc->limits.batch_budget);
+}
+
+void gr_api_line_too_long(const gr_service *svc, gr_reply *out)
+{
+    fail_reply(out, 413, "line_too_long", "",
+               "the line is longer than %llu bytes, the limit on one line, and was skipped; "
+               "send smaller queries", (unsigned long long)svc->limits.max_line);
+}
+
+/* ---- a run of queries under one batch budget ---------------------------- */
+
+void gr_batch_run_init(gr_batch_run *run, const gr_service *svc)
+{
+    memset(run, 0, sizeof *run);
+    run->left = svc->limits.batch_budget;
+}
+
+static void count_reply(gr_batch_run *run, const gr_reply *r)
+{
+    if (r->status == 200)
+        run->stats.answered++;
+    else
+        run->stats.errors++;
+}
+
+/* Answers `node` of `doc` with a full per-query budget when some of the
+ * batch budget is left, charging the run what the query spent. */
+static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc *doc,
+                     const cJSON *node, gr_reply *out)
+{
+    if (run->left == 0) {
+        batch_spent_reply(svc, out);
+        run->stats.refused++;
+    } else {
+        gr_api_error err = { 0 };
+        gr_budget budget = gr_budget_make(svc->limits.budget);
+        gr_api_answer_node(svc, doc, node, &budget, &err, out);
+        uint64_t spent = svc->limits.budget - budget.left;
+        run->stats.spent += spent;
+        run->left -= spent < run->left ? spent : run->left;
+    }
+    count_reply(run, out);
+}
+
+static bool is_blank(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            return false;
+    return true;
+}
+
+void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out)
+{
+    if (is_blank(line, len))
+        empty_line_reply(out);
+    else
+        gr_api_analyze(svc, line, len, out);
+}
+
+void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
+                       gr_reply *out)
+{
+    gr_api_error err = { 0 };
+    gr_json_doc doc;
+    if (is_blank(line, len)) {
+        empty_line_reply(out);
+        count_reply(run, out);
+    } else if (run->left == 0) {
+        run_node(svc, run, NULL, NULL, out); /* refused before the line is parsed */
+    } else if (gr_json_parse(line, len, &doc, &err) != 0) {
+        gr_api_error_reply(&err, out);
+        count_reply(run, out);
+    } else {
+        run_node(svc, run, &doc, doc.root, out);
+        gr_json_free(&doc);
+    }
+}
+
+/* ---- the JSON form ------------------------------------------------------ */
+
+/* A growing string; `failed` once an allocation failed. */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} strbuf;
+
+static void sb_add(strbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->cap - b->len < n + 1) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len < n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/* The "queries" array of the body, or NULL with *out holding the 422. */
+static const cJSON *queries_of(const gr_service *svc, const cJSON *root, gr_reply *out)
+{
+    const char *dup;
+    if (!cJSON_IsObject(root)) {
+        fail_reply(out, 422, "invalid_query", "queries",
+                   "the body must be a JSON object {\"queries\": [q1, q2, ...]} with up to %llu "
+                   "queries, each as POST /v1/analyze takes it",
+                   (unsigned long long)svc->limits.max_batch);
+        return NULL;
+    }
+    int rc = gr_json_duplicate_member(root, &dup);
+    if (rc < 0 || (rc > 0 && strcmp(dup, "queries") == 0)) {
+        if (rc < 0)
+            fail_reply(out, 503, "overloaded", "", "out of memory reading the body; retry later");
+        else
+            fail_reply(out, 422, "invalid_field", "queries",
+                       "the member \"queries\" appears more than once; send it once");
+        return NULL;
+    }
+    const cJSON *qs = cJSON_GetObjectItemCaseSensitive(root, "queries");
+    if (!qs)
+        fail_reply(out, 422, "missing_field", "queries",
+                   "the field \"queries\" is required: an array of up to %llu queries",
+                   (unsigned long long)svc->limits.max_batch);
+    else if (!cJSON_IsArray(qs))
+        fail_reply(out, 422, "invalid_field", "queries",
+                   "\"queries\" must be an array of up to %llu queries",
+                   (unsigned long long)svc->limits.max_batch);
+    else if ((uint64_t)cJSON_GetArraySize(qs) > svc->limits.max_batch)
+        fail_reply(out, 422, "too_many", "queries",
+                   "\"queries\" has more entries than the limit of %llu queries in one batch "
+                   "(max_batch); split it into several batches",
+                   (unsigned long long)svc->limits.max_batch);
+    else
+        return qs;
+    return NULL;
+}
+
+/* Appends each entry's answer to b, separated by commas. */
+static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_doc *doc,
+                       const cJSON *qs, strbuf *b)
+{
+    const cJSON *q;
+    bool first = true;
+    cJSON_ArrayForEach(q, qs) {
+        gr_reply r;
+        run_node(svc, run, doc, q, &r);
+        if (!first)
+            sb_add(b, ",", 1);
+        first = false;
+        if (r.body)
+            sb_add(b, r.body, r.len);
+        else
+            sb_add(b, oom_body, sizeof oom_body - 1);
+        free(r.body);
+    }
+}
+
+void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply *out,
+                  gr_batch_stats *stats)
+{
+    gr_api_error err = { 0 };
+    gr_json_doc doc;
+    gr_batch_run run;
+    gr_batch_run_init(&run, svc);
+    if (gr_json_parse(body, len, &doc, &err) != 0) {
+        gr_api_error_reply(&err, out);
+    } else {
+        const cJSON *qs = queries_of(svc, doc.root, out);
+        if (qs) {
+            strbuf b = { 0 };
+            sb_add(&b, "{\"results\":[", 12);
+            answer_all(svc, &run, &doc, qs, &b);
+            sb_add(&b, "]}", 2);
+            if (b.failed) {
+                free(b.s);
+                fail_reply(out, 503, "overloaded", "",
+                           "out of memory rendering the answers; retry later");
+            } else {
+                *out = (gr_reply){ 200, b.s, b.len };
+            }
+        }
+        gr_json_free(&doc);
+    }
+    if (stats)
+        *stats = out->status == 200 ? run.stats : (gr_batch_stats){ 0 };
+}
+
+/* ---- lines from a stream ------------------------------------------------ */
+
+int gr_line_reader_init(gr_line_reader *r, size_t max_line)
+{
+    memset(r, 0, sizeof *r);
+    r->max_line = max_line ? max_line : 1;
+    r->buf = malloc(r->max_line);
+    return r->buf ? 0 : -1;
+}
+
+void gr_line_reader_fini(gr_line_reader *r)
+{
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+void gr_line_reader_feed(gr_line_reader *r, const char *data, size_t len)
+{
+    r->in = data;
+    r->in_len = len;
+}
+
+static void consume(gr_line_reader *r, size_t n)
+{
+    r->in += n;
+    r->in_len -= n;
+}
+
+static gr_line_kind line_ok(const char *p, size_t n, const char **line, size_t *len)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    *line = p;
+    *len = n;
+    return GR_LINE_OK;
+}
+
+gr_line_kind gr_line_reader_next(gr_line_reader *r, const char **line, size_t *len)
+{
+    while (r->in_len) {
+        const char *nl = memchr(r->in, '\n', r->in_len);
+        size_t take = nl ? (size_t)(nl - r->in) : r->in_len;
+        size_t eat = nl ? take + 1 : take;
+        if (r->skipping) {
+            consume(r, eat);
+            r->skipping = !nl;
+            continue;
+        }
+        if (take > r->max_line - r->len) {
+            consume(r, eat);
+            r->len = 0;
+            r->skipping = !nl;
+            return GR_LINE_TOO_LONG;
+        }
+        if (nl && r->len == 0) {
+            const char *p = r->in;
+            consume(r, eat);
+            return line_ok(p, take, line, len);
+        }
+        memcpy(r->buf + r->len, r->in, take);
+        r->len += take;
+        consume(r, eat);
+        if (nl) {
+            size_t n = r->len;
+            r->len = 0;
+            return line_ok(r->buf, n, line, len);
+        }
+    }
+    return GR_LINE_NONE;
+}
+
+gr_line_kind gr_line_reader_finish(gr_line_reader *r, const char **line, size_t *len)
+{
+    size_t n = r->len;
+    bool have = !r->skipping && n > 0;
+    r->len = 0;
+    r->skipping = false;
+    r->in_len = 0;
+    return have ? line_ok(r->buf, n, line, len) : GR_LINE_NONE;
+}

@@ -1,0 +1,106 @@
+/* Many queries in one request: POST /v1/batch and `grundy batch`.
+ *
+ * JSON form: {"queries": [q1, q2, ...]} in, {"results": [r1, r2, ...]} out,
+ * in order, where each r is byte for byte the body /v1/analyze answers for q
+ * alone: the answer object, or {"error": {...}}. One bad query never fails
+ * the others.
+ *
+ * NDJSON form: one query per line in, one answer per line out (the same
+ * objects, each on one line), so line i of the output answers line i of the
+ * input: an empty line is answered with an error too. gr_line_reader splits
+ * a stream fed in arbitrary chunks into lines with bounded memory.
+ *
+ * The batch budget: every query runs with its own full compute budget
+ * (limits.budget), and a run of queries (one JSON batch, or the lines of one
+ * NDJSON request) also has limits.batch_budget steps in all. A query starts
+ * only while some of the batch budget is left and is then charged what it
+ * spent; once it is spent, every later query gets a 422 limit_exceeded that
+ * names the batch budget. So answers are never degraded by the batch budget,
+ * and a run does at most batch_budget + budget steps. */
+#ifndef GRUNDY_API_BATCH_H
+#define GRUNDY_API_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/analyze.h"
+
+/* What a run of queries came to, for logs and metrics. */
+typedef struct gr_batch_stats {
+    uint64_t answered; /* queries answered 200 */
+    uint64_t errors;   /* queries answered with an error object (the batch budget's included) */
+    uint64_t refused;  /* of the errors, those refused because the batch budget was spent */
+    uint64_t spent;    /* compute steps the queries spent together */
+} gr_batch_stats;
+
+/* A run of queries sharing one batch budget. */
+typedef struct gr_batch_run {
+    uint64_t left;        /* batch budget steps not yet spent */
+    gr_batch_stats stats; /* counts so far */
+} gr_batch_run;
+
+/* Starts a run with svc->limits.batch_budget steps and zero counts. */
+void gr_batch_run_init(gr_batch_run *run, const gr_service *svc);
+
+/* Answers the JSON form. 200 with {"results": [...]}; 400 bad_json when the
+ * body is not JSON; 422 with field "queries" when it is not an object whose
+ * "queries" is an array, names "queries" twice, or holds more than
+ * limits.max_batch entries; 503 when memory runs out. *stats (may be NULL)
+ * gets the run's counts, all zero unless the status is 200. Never fails. */
+void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply *out,
+                  gr_batch_stats *stats);
+
+/* Answers one NDJSON line (without its "\n"; a trailing "\r" is allowed)
+ * as gr_api_analyze would, with the query's own budget only; an empty or
+ * whitespace-only line gets a 400 bad_json error. Never fails. */
+void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out);
+
+/* gr_api_batch_line under the run's batch budget, counted in run->stats. */
+void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
+                       gr_reply *out);
+
+/* The answer to a line that gr_line_reader refused as longer than
+ * limits.max_line: 413 line_too_long naming the limit. Never fails. */
+void gr_api_line_too_long(const gr_service *svc, gr_reply *out);
+
+/* ---- lines from a stream ------------------------------------------------ */
+
+typedef enum gr_line_kind {
+    GR_LINE_NONE,     /* no complete line in what was fed: feed more, or finish */
+    GR_LINE_OK,       /* *line, *len: one line, without its "\n" and a "\r" before it */
+    GR_LINE_TOO_LONG, /* a line of more than max_line bytes: answer it with
+                         gr_api_line_too_long; its remaining bytes up to the next
+                         "\n" are skipped unbuffered, and reading resumes after it */
+} gr_line_kind;
+
+/* Splits a byte stream into lines. Holds at most max_line bytes of a line
+ * split across chunks, however long the stream or its lines. */
+typedef struct gr_line_reader {
+    size_t max_line;   /* longest line, in bytes before its "\n" (a "\r" counts) */
+    char *buf;         /* the partial line carried between chunks */
+    size_t len;        /* bytes in buf */
+    bool skipping;     /* discarding the rest of an overlong line */
+    const char *in;    /* the fed chunk not yet consumed (borrowed) */
+    size_t in_len;
+} gr_line_reader;
+
+/* 0, or -1 when out of memory. max_line must be at least 1. */
+int gr_line_reader_init(gr_line_reader *r, size_t max_line);
+void gr_line_reader_fini(gr_line_reader *r);
+
+/* Hands over the next chunk of the stream; data must stay valid until
+ * gr_line_reader_next returns GR_LINE_NONE. Call only after it did (or
+ * before the first call). */
+void gr_line_reader_feed(gr_line_reader *r, const char *data, size_t len);
+
+/* The next complete line of what was fed. A line is valid until the next
+ * call on the reader (it may point into the fed chunk). */
+gr_line_kind gr_line_reader_next(gr_line_reader *r, const char **line, size_t *len);
+
+/* At the end of the stream (after gr_line_reader_next returned GR_LINE_NONE):
+ * the last line when it had no "\n", else GR_LINE_NONE. A stream ending in
+ * "\n" has no empty line after it. Leaves the reader empty. */
+gr_line_kind gr_line_reader_finish(gr_line_reader *r, const char **line, size_t *len);
+
+#endif

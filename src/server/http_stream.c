@@ -1,0 +1,224 @@
+#include "server/http_stream.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/batch.h"
+
+#define RING_BYTES (256u * 1024u)
+#define READ_CHUNK (64u * 1024u)
+
+struct gr_stream {
+    pthread_mutex_t mu;
+    pthread_cond_t space;
+    atomic_uint refs;
+    struct MHD_Connection *conn;
+    FILE *spool;
+    gr_snapshot *snap;
+    char *ring;
+    size_t head, len;
+    bool done, cancelled, suspended;
+};
+
+static atomic_bool abort_all;
+
+void gr_stream_abort_all(void)
+{
+    atomic_store(&abort_all, true);
+}
+
+gr_stream *gr_stream_new(struct MHD_Connection *conn)
+{
+    gr_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->spool = tmpfile();
+    s->ring = malloc(RING_BYTES);
+    if (!s->spool || !s->ring) {
+        if (s->spool)
+            fclose(s->spool);
+        free(s->ring);
+        free(s);
+        return NULL;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->space, NULL);
+    atomic_init(&s->refs, 1);
+    s->conn = conn;
+    return s;
+}
+
+int gr_stream_spool(gr_stream *s, const char *data, size_t n)
+{
+    return fwrite(data, 1, n, s->spool) == n ? 0 : -1;
+}
+
+void gr_stream_release(gr_stream *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    gr_snapshot_release(s->snap);
+    fclose(s->spool);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->space);
+    free(s->ring);
+    free(s);
+}
+
+/* Content reader: what the ring holds, the end once the job is done, or
+ * nothing yet (the connection is suspended until the job writes). */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    gr_stream *s = cls;
+    (void)pos;
+    pthread_mutex_lock(&s->mu);
+    if (s->len > 0) {
+        size_t n = 0;
+        while (n < max && s->len > 0) {
+            size_t run = RING_BYTES - s->head;
+            run = run < s->len ? run : s->len;
+            run = run < max - n ? run : max - n;
+            memcpy(buf + n, s->ring + s->head, run);
+            s->head = (s->head + run) % RING_BYTES;
+            s->len -= run;
+            n += run;
+        }
+        pthread_cond_signal(&s->space);
+        pthread_mutex_unlock(&s->mu);
+        return (ssize_t)n;
+    }
+    bool done = s->done;
+    s->suspended = !done;
+    pthread_mutex_unlock(&s->mu);
+    if (done)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    /* A resume that comes first cancels this suspend (libmicrohttpd keeps
+     * the connection's resuming flag), so no wake-up is lost. */
+    MHD_suspend_connection(s->conn);
+    return 0;
+}
+
+static void stream_free(void *cls)
+{
+    gr_stream *s = cls;
+    pthread_mutex_lock(&s->mu);
+    s->cancelled = true;
+    pthread_cond_broadcast(&s->space);
+    pthread_mutex_unlock(&s->mu);
+    gr_stream_release(s);
+}
+
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
+{
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read, s,
+                                                               stream_free);
+    if (!r)
+        return NULL;
+    atomic_fetch_add(&snap->refs, 1);
+    s->snap = snap;
+    atomic_fetch_add(&s->refs, 1);
+    return r;
+}
+
+/* Hands the reader a wake-up when it is waiting; called without the lock. */
+static void wake(gr_stream *s, bool resume)
+{
+    if (resume)
+        MHD_resume_connection(s->conn);
+}
+
+/* Copies n bytes into the ring, waiting for room; false once cancelled. */
+static bool write_out(gr_stream *s, const char *data, size_t n)
+{
+    while (n > 0) {
+        pthread_mutex_lock(&s->mu);
+        while (s->len == RING_BYTES && !s->cancelled)
+            pthread_cond_wait(&s->space, &s->mu);
+        if (s->cancelled) {
+            pthread_mutex_unlock(&s->mu);
+            return false;
+        }
+        size_t tail = (s->head + s->len) % RING_BYTES, room = RING_BYTES - s->len;
+        size_t run = RING_BYTES - tail < room ? RING_BYTES - tail : room;
+        run = run < n ? run : n;
+        memcpy(s->ring + tail, data, run);
+        s->len += run;
+        data += run;
+        n -= run;
+        bool resume = s->suspended;
+        s->suspended = false;
+        pthread_mutex_unlock(&s->mu);
+        wake(s, resume);
+    }
+    return true;
+}
+
+static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, const char *line, size_t len)
+{
+    const gr_service *svc = &s->snap->svc;
+    gr_reply r;
+    if (kind == GR_LINE_TOO_LONG)
+        gr_api_line_too_long(svc, &r);
+    else
+        gr_batch_run_line(svc, run, line, len, &r);
+    static const char oom[] =
+        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+    bool ok = r.body ? write_out(s, r.body, r.len) : write_out(s, oom, sizeof oom - 1);
+    free(r.body);
+    return ok && write_out(s, "\n", 1);
+}
+
+static bool stopped(gr_stream *s)
+{
+    static const char line[] = "{\"error\":{\"code\":\"shutting_down\",\"message\":\"the service stopped "
+                               "before this line was answered; send the remaining lines again\","
+                               "\"field\":null}}\n";
+    if (!atomic_load(&abort_all))
+        return false;
+    write_out(s, line, sizeof line - 1);
+    return true;
+}
+
+/* Every line of the spool, answered in order. */
+static void answer_spool(gr_stream *s, gr_line_reader *lr, gr_batch_run *run, char *chunk)
+{
+    size_t n;
+    const char *line;
+    size_t len;
+    rewind(s->spool);
+    while ((n = fread(chunk, 1, READ_CHUNK, s->spool)) > 0) {
+        gr_line_reader_feed(lr, chunk, n);
+        gr_line_kind k;
+        while ((k = gr_line_reader_next(lr, &line, &len)) != GR_LINE_NONE)
+            if (stopped(s) || !answer_line(s, run, k, line, len))
+                return;
+    }
+    gr_line_kind k = gr_line_reader_finish(lr, &line, &len);
+    if (k != GR_LINE_NONE && !stopped(s))
+        answer_line(s, run, k, line, len);
+}
+
+void gr_stream_produce(void *stream)
+{
+    gr_stream *s = stream;
+    gr_line_reader lr;
+    gr_batch_run run;
+    char *chunk = malloc(READ_CHUNK);
+    gr_batch_run_init(&run, &s->snap->svc);
+    if (chunk && gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line) == 0) {
+        answer_spool(s, &lr, &run, chunk);
+        gr_line_reader_fini(&lr);
+    }
+    free(chunk);
+    pthread_mutex_lock(&s->mu);
+    s->done = true;
+    bool resume = s->suspended && !s->cancelled;
+    s->suspended = false;
+    pthread_mutex_unlock(&s->mu);
+    wake(s, resume);
+    gr_stream_release(s);
+}

@@ -1,0 +1,43 @@
+/* NDJSON batches: POST /v1/batch with Content-Type: application/x-ndjson.
+ *
+ * The body is spooled to an unlinked temporary file as it arrives, so a
+ * stream of any number of lines holds no more than a chunk in memory. Once
+ * it is complete, a compute-pool job reads it line by line and answers each
+ * line (under the batch budget) into a bounded ring; the response's content
+ * reader sends the ring as it fills, and suspends the connection while it
+ * is empty (the job resumes it). Answers therefore go out as they are
+ * computed, and a slow client stalls the job rather than growing memory. */
+#ifndef GRUNDY_SERVER_HTTP_STREAM_H
+#define GRUNDY_SERVER_HTTP_STREAM_H
+
+#include <microhttpd.h>
+#include <stddef.h>
+
+#include "server/snapshot.h"
+
+typedef struct gr_stream gr_stream;
+
+/* A stream for one connection with an empty spool; NULL when no temporary
+ * file can be made. The caller holds the one reference. */
+gr_stream *gr_stream_new(struct MHD_Connection *conn);
+
+/* Appends request bytes to the spool; -1 when the file cannot take them. */
+int gr_stream_spool(gr_stream *s, const char *data, size_t n);
+
+/* The response that sends the answers. It takes a reference of its own and
+ * one on snap; the caller's reference goes to gr_stream_produce, which must
+ * then be run (on the compute pool). NULL when out of memory. */
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap);
+
+/* Pool job: answers every spooled line, then ends the stream and drops the
+ * caller's reference. */
+void gr_stream_produce(void *stream);
+
+/* Drops a reference; NULL is fine. */
+void gr_stream_release(gr_stream *s);
+
+/* From now on running streams stop after their current line and end with an
+ * error line (shutdown after the drain time). */
+void gr_stream_abort_all(void);
+
+#endif

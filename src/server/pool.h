@@ -1,0 +1,28 @@
+/* The compute pool: a fixed set of threads that run heavy queries off the
+ * HTTP threads, fed by a bounded queue. A full queue is the caller's cue to
+ * answer 503 rather than wait: heavy work never queues without bound. */
+#ifndef GRUNDY_SERVER_POOL_H
+#define GRUNDY_SERVER_POOL_H
+
+#include <stdbool.h>
+
+typedef void (*gr_job_fn)(void *arg);
+
+typedef struct gr_pool gr_pool;
+
+/* Starts `threads` workers over a queue of `capacity` jobs; NULL on failure. */
+gr_pool *gr_pool_start(unsigned threads, unsigned capacity);
+
+/* Takes room for one job in the queue; false when it is full. A reservation
+ * is then either pushed or given back. */
+bool gr_pool_reserve(gr_pool *p);
+void gr_pool_push(gr_pool *p, gr_job_fn fn, void *arg);
+void gr_pool_unreserve(gr_pool *p);
+
+/* Jobs waiting plus jobs running. */
+unsigned gr_pool_depth(gr_pool *p);
+
+/* Runs every job already queued, then joins the workers and frees p. */
+void gr_pool_stop(gr_pool *p);
+
+#endif
