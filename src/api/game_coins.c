@@ -85,9 +85,39 @@ static bool turned(const gr_coins_move *mv, gr_coins_rule rule, uint64_t c)
     return false;
 }
 
-static uint64_t turned_count(const gr_coins_move *mv, gr_coins_rule rule)
+/* Heads at positions lo .. hi (inclusive), by binary search. */
+static uint64_t heads_between(const coins_pos *p, uint64_t lo, uint64_t hi)
 {
-    return 1 + (rule == GR_COINS_RULER ? mv->pos - mv->run_from : mv->nothers);
+    size_t a = 0, b = p->n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (p->sorted[mid] < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    size_t first = a;
+    b = p->n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (p->sorted[mid] <= hi)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a - first;
+}
+
+/* Heads the position has after the move: every turned coin flips. */
+static uint64_t heads_after(const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    uint64_t turned = 1 + (rule == GR_COINS_RULER ? mv->pos - mv->run_from : mv->nothers), were = 1;
+    if (rule == GR_COINS_RULER)
+        were = heads_between(p, mv->run_from, mv->pos);
+    else
+        for (unsigned i = 0; i < mv->nothers; i++)
+            were += is_head(p, mv->others[i]);
+    return p->n - were + (turned - were);
 }
 
 static void append_new_heads(cJSON *arr, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
@@ -134,7 +164,8 @@ static void move_fields(cJSON *move, const gr_coins_move *mv, gr_coins_rule rule
         cJSON_AddItemToObject(move, "others", gr_json_u64_array(mv->others, mv->nothers));
         gr_text_add(&t, "Turn coin %" PRIu64 " from heads to tails", mv->pos);
         for (unsigned i = 0; i < mv->nothers; i++)
-            gr_text_add(&t, "%s %" PRIu64, i ? " and" : ", and turn over coin", mv->others[i]);
+            gr_text_add(&t, "%s %" PRIu64, i ? " and" : mv->nothers > 1 ? ", and turn over coins" : ", and turn over coin",
+                        mv->others[i]);
         gr_text_add(&t, ".");
     }
     cJSON_AddStringToObject(move, "text", t.buf);
@@ -146,11 +177,11 @@ static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv,
     if (!move)
         return -1;
     move_fields(move, mv, rule);
-    if (p->n + turned_count(mv, rule) <= q->limits->max_items)
+    uint64_t after = heads_after(p, mv, rule);
+    if (after <= q->limits->max_items)
         return next_heads(q, p, mv, rule);
-    gr_text_add(&q->ans.explanation, " The move turns %" PRIu64 " coins, so the position after it "
-                "has more heads than the limit of %" PRIu64 " and \"next\" is omitted.",
-                turned_count(mv, rule), q->limits->max_items);
+    gr_text_add(&q->ans.explanation, " The position after the move has %" PRIu64 " heads, more than "
+                "the limit of %" PRIu64 ", so \"next\" is omitted.", after, q->limits->max_items);
     return 0;
 }
 

@@ -154,7 +154,8 @@ static void graph_node_text(const void *ctx, uint32_t v, gr_text *t)
 static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g)
 {
     char board[96];
-    snprintf(board, sizeof board, "Graph with %" PRIu32 " nodes and %zu edges", g->nnodes, in->nedges);
+    snprintf(board, sizeof board, "a graph with %" PRIu32 " node%s and %zu edge%s", g->nnodes,
+             g->nnodes == 1 ? "" : "s", in->nedges, in->nedges == 1 ? "" : "s");
     gr_token_board b = { .graph = g, .at = in->dense + 2 * in->nedges, .ntokens = in->ntokens,
                          .ctx = in, .node_item = graph_node_item, .node_text = graph_node_text,
                          .board = board };

@@ -186,8 +186,8 @@ int gr_analyze_grid(gr_query *q)
     }
     if (rc == 0) {
         char name[96];
-        snprintf(name, sizeof name, "A %" PRIu64 " x %" PRIu64 " board with %zu steps", g.rows, g.cols,
-                 g.nsteps);
+        snprintf(name, sizeof name, "a board of %" PRIu64 " x %" PRIu64 " squares with %zu step%s", g.rows,
+                 g.cols, g.nsteps, g.nsteps == 1 ? "" : "s");
         gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
                              .node_item = square_item, .node_text = square_text, .board = name };
         rc = gr_token_sum(q, &b);

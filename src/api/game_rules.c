@@ -205,7 +205,9 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
                                 .remote = rule_remote };
         rc = gr_heap_sum(q, piles, n, &rules);
     } else {
-        rc = n == 1 ? single_heap(q, &c, piles) : beyond(q, &c, need, false);
+        /* One heap past the Grundy values is decided from the win/loss bits;
+         * a compound other than the disjunctive one needs the values. */
+        rc = n == 1 && q->compound == GR_DISJUNCTIVE ? single_heap(q, &c, piles) : beyond(q, &c, need, false);
     }
     gr_seq_free(&c.grundy);
     gr_outcome_bits_free(&c.outcome);

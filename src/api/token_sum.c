@@ -308,8 +308,8 @@ static int dag_disjunctive(gr_query *q, const gr_token_board *b, const uint32_t 
     q->ans.grundy = x;
     q->ans.winner = x ? "first" : "second";
     gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "%s; each node's Grundy value is the mex of its successors'. Nim-sum over the "
-                "tokens: ", b->board);
+    gr_text_add(t, "Tokens on %s; each node's Grundy value is the mex of its successors'. Nim-sum "
+                "over the tokens: ", b->board);
     gr_text_nim_sum(t, tv, b->ntokens, x);
     gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
     for (size_t i = 0; x && i < b->ntokens; i++) {
@@ -333,7 +333,7 @@ static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *v
     bool win = rc == 0 && gr_selective_plan(q->compound, tv, n, moves, target);
     if (rc == 0) {
         q->ans.winner = win ? "first" : "second";
-        gr_text_add(&q->ans.explanation, "%s. ", b->board);
+        gr_text_add(&q->ans.explanation, "Tokens on %s. ", b->board);
         gr_compound_explain(q, tv, n, "tokens", win);
     }
     for (size_t i = 0; win && rc == 0 && i < n; i++)
@@ -450,7 +450,7 @@ static int loopy_draw_move(gr_query *q, const gr_token_board *b, const loopy_sum
 static void loopy_explain(gr_query *q, const gr_token_board *b, const loopy_sum *ls, bool win)
 {
     gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "%s, with cycles: values follow Smith's theory (a finite value, or infinity with "
+    gr_text_add(t, "Tokens on %s, with cycles: values follow Smith's theory (a finite value, or infinity with "
                 "the set K of finite values among the node's followers). ", b->board);
     if (ls->ninf == 0)
         gr_text_add(t, "Every token has a finite value; their nim-sum is %" PRIu64 ", %s", ls->x,

@@ -17,7 +17,7 @@ typedef struct gr_token_board {
     const void *ctx;
     cJSON *(*node_item)(const void *ctx, uint32_t v);           /* as the request writes it */
     void (*node_text)(const void *ctx, uint32_t v, gr_text *t); /* for sentences */
-    const char *board;   /* the position's board, as a person names it */
+    const char *board;   /* the board with its article: "a graph with 3 nodes and 2 edges" */
 } gr_token_board;
 
 /* Fills q->ans for the tokens (field "tokens") in the query's convention
