@@ -3,6 +3,7 @@
  * and the streaming line reader. */
 #include <check.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,9 +450,9 @@ static void drain(gr_line_reader *r, text *t)
     gr_line_kind k;
     while ((k = gr_line_reader_next(r, &line, &len)) != GR_LINE_NONE) {
         note(t, k, line, len);
-        REQUIRE(r->len <= r->max_line);
+        REQUIRE(r->len <= r->max_line && r->cap <= r->max_line);
     }
-    REQUIRE(r->len <= r->max_line);
+    REQUIRE(r->len <= r->max_line && r->cap <= r->max_line);
 }
 
 /* The transcript of `in` fed in chunks of `step` bytes, the first `first` long. */
@@ -462,8 +463,8 @@ static char *read_lines(const char *in, size_t n, size_t max_line, size_t first,
     text t = { 0 };
     adds(&t, "");
     size_t at = 0;
-    while (at < n) {
-        size_t take = at == 0 ? first : step;
+    for (bool start = true; at < n; start = false) {
+        size_t take = start ? first : step; /* the first chunk may be empty */
         if (take > n - at)
             take = n - at;
         char *chunk = malloc(take ? take : 1); /* a fresh copy: lines must not outlive it */
@@ -561,6 +562,30 @@ START_TEST(test_reader_bounded)
 }
 END_TEST
 
+/* Without a limit (SIZE_MAX, as `grundy query -` reads), a line of any
+ * length comes out whole however it is split. */
+START_TEST(test_reader_unlimited)
+{
+    text in = { 0 }, want = { 0 };
+    adds(&want, "[a][");
+    adds(&in, "a\n");
+    for (int i = 0; i < 30000; i++) {
+        adds(&in, "0123456789");
+        adds(&want, "0123456789");
+    }
+    adds(&in, "\r\nb");
+    adds(&want, "][b]");
+    size_t steps[] = { 1, 999, 4096, 65536, in.len };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        char *got = read_lines(in.s, in.len, SIZE_MAX, steps[i], steps[i]);
+        ck_assert_str_eq(got, want.s);
+        free(got);
+    }
+    free(in.s);
+    free(want.s);
+}
+END_TEST
+
 static Suite *batch_suite(void)
 {
     Suite *s = suite_create("batch");
@@ -581,6 +606,7 @@ static Suite *batch_suite(void)
     tcase_add_test(tc, test_line_too_long_reply);
     tcase_add_loop_test(tc, test_reader_every_split, 0, sizeof streams / sizeof *streams);
     tcase_add_test(tc, test_reader_bounded);
+    tcase_add_test(tc, test_reader_unlimited);
     suite_add_tcase(s, tc);
     return s;
 }

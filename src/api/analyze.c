@@ -44,6 +44,10 @@ static int read_compound(gr_query *q, const gr_game *game)
     for (unsigned i = 0; cJSON_IsString(c) && i < sizeof compound_names / sizeof *compound_names; i++) {
         if (strcmp(c->valuestring, compound_names[i]) != 0)
             continue;
+        if (!(game->compounds & GR_COMPOUND_BIT(i)) && game->compound_note)
+            return gr_fail(q->err, 422, "unsupported_compound", "compound",
+                           "the %s compound is not answered for %s: %s; drop \"compound\"",
+                           compound_names[i], game->name, game->compound_note);
         if (!(game->compounds & GR_COMPOUND_BIT(i)))
             return gr_fail(q->err, 422, "unsupported_compound", "compound",
                            "%s is one position, not a sum of piles or tokens, so only the "

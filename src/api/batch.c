@@ -246,14 +246,32 @@ int gr_line_reader_init(gr_line_reader *r, size_t max_line)
 {
     memset(r, 0, sizeof *r);
     r->max_line = max_line ? max_line : 1;
-    r->buf = malloc(r->max_line);
-    return r->buf ? 0 : -1;
+    return 0;
 }
 
 void gr_line_reader_fini(gr_line_reader *r)
 {
     free(r->buf);
     memset(r, 0, sizeof *r);
+}
+
+/* Makes room for `need` bytes (at most max_line) in buf, growing it by
+ * doubling; false when memory runs out. */
+static bool reserve(gr_line_reader *r, size_t need)
+{
+    if (need <= r->cap)
+        return true;
+    size_t cap = r->cap ? r->cap : 4096;
+    while (cap < need && cap <= SIZE_MAX / 2)
+        cap *= 2;
+    if (cap < need || cap > r->max_line)
+        cap = r->max_line; /* need <= max_line: the caller checked */
+    char *p = realloc(r->buf, cap);
+    if (!p)
+        return false;
+    r->buf = p;
+    r->cap = cap;
+    return true;
 }
 
 void gr_line_reader_feed(gr_line_reader *r, const char *data, size_t len)
@@ -288,13 +306,14 @@ gr_line_kind gr_line_reader_next(gr_line_reader *r, const char **line, size_t *l
             r->skipping = !nl;
             continue;
         }
-        if (take > r->max_line - r->len) {
+        bool whole = nl && r->len == 0; /* all in this chunk: returned uncopied */
+        if (take > r->max_line - r->len || (!whole && !reserve(r, r->len + take))) {
             consume(r, eat);
             r->len = 0;
             r->skipping = !nl;
             return GR_LINE_TOO_LONG;
         }
-        if (nl && r->len == 0) {
+        if (whole) {
             const char *p = r->in;
             consume(r, eat);
             return line_ok(p, take, line, len);

@@ -56,7 +56,9 @@ void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply 
  * whitespace-only line gets a 400 bad_json error. Never fails. */
 void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out);
 
-/* gr_api_batch_line under the run's batch budget, counted in run->stats. */
+/* gr_api_batch_line under the run's batch budget, counted in run->stats:
+ * once the budget is spent, every non-empty line gets the batch budget's
+ * limit_exceeded without being parsed (an empty line still gets bad_json). */
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
                        gr_reply *out);
 
@@ -69,23 +71,27 @@ void gr_api_line_too_long(const gr_service *svc, gr_reply *out);
 typedef enum gr_line_kind {
     GR_LINE_NONE,     /* no complete line in what was fed: feed more, or finish */
     GR_LINE_OK,       /* *line, *len: one line, without its "\n" and a "\r" before it */
-    GR_LINE_TOO_LONG, /* a line of more than max_line bytes: answer it with
-                         gr_api_line_too_long; its remaining bytes up to the next
-                         "\n" are skipped unbuffered, and reading resumes after it */
+    GR_LINE_TOO_LONG, /* a line of more than max_line bytes (or more than memory
+                         allows to hold): answer it with gr_api_line_too_long; its
+                         remaining bytes up to the next "\n" are skipped unbuffered,
+                         and reading resumes after it */
 } gr_line_kind;
 
 /* Splits a byte stream into lines. Holds at most max_line bytes of a line
- * split across chunks, however long the stream or its lines. */
+ * split across chunks (in a buffer grown on demand), however long the stream
+ * or its lines; a line wholly inside one chunk is not copied. */
 typedef struct gr_line_reader {
     size_t max_line;   /* longest line, in bytes before its "\n" (a "\r" counts) */
     char *buf;         /* the partial line carried between chunks */
     size_t len;        /* bytes in buf */
+    size_t cap;        /* bytes allocated for buf, at most max_line */
     bool skipping;     /* discarding the rest of an overlong line */
     const char *in;    /* the fed chunk not yet consumed (borrowed) */
     size_t in_len;
 } gr_line_reader;
 
-/* 0, or -1 when out of memory. max_line must be at least 1. */
+/* Returns 0 (-1 is reserved for out of memory; nothing is allocated until a
+ * line spans chunks). max_line 0 counts as 1; SIZE_MAX means no limit. */
 int gr_line_reader_init(gr_line_reader *r, size_t max_line);
 void gr_line_reader_fini(gr_line_reader *r);
 

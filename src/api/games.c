@@ -256,6 +256,8 @@ const gr_game gr_games[] = {
       .example = "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}" },
     { .name = "grundys_game", .summary = "Split one heap into two non-empty heaps of different sizes.",
       .misere = true, .compounds = ONE, .analyze = gr_analyze_grundys_game,
+      .compound_note = "every move splits a heap, and the two heaps would remain one component, "
+                       "which \"piles\" cannot express",
       .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields),
       .example = "{\"game\":\"grundys_game\",\"piles\":[7,13]}" },
     { .name = "strange_nim",

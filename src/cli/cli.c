@@ -25,12 +25,13 @@ static void usage(FILE *to)
             "  grundy query [--tables FILE] -       answer one JSON query per line of stdin (NDJSON);\n"
             "                                        blank lines are skipped\n"
             "  grundy batch [--tables FILE] [--json] FILE|-\n"
-            "                                        answer the queries of FILE (- for stdin): by\n"
-            "                                        default one JSON query per line (NDJSON), one\n"
-            "                                        answer line per input line, streamed in bounded\n"
-            "                                        memory (an empty or overlong line gets an error\n"
-            "                                        line); --json: FILE is {\"queries\": [...]}, answered\n"
-            "                                        with one {\"results\": [...]} as POST /v1/batch would\n"
+            "                                        answer the queries of FILE (- for stdin):\n"
+            "                                        one JSON query per line (NDJSON), one answer\n"
+            "                                        line per input line, streamed in bounded\n"
+            "                                        memory; an empty line, or one over 1 MiB,\n"
+            "                                        gets an error line. --json: FILE holds\n"
+            "                                        {\"queries\": [...]}, answered with one\n"
+            "                                        {\"results\": [...]} as POST /v1/batch would\n"
             "  grundy tables build FILE [--grundys-values N] [--octal-values N]\n"
             "                         [--wythoff N] [--divisor N] [--quiet]\n"
             "                                        compute the table file, written atomically\n"
@@ -113,14 +114,16 @@ static ssize_t read_chunk(FILE *in, char *buf, size_t cap, FILE *out)
 
 /* The NDJSON loop of `query -` and `batch`: reads `in` in chunks through a
  * gr_line_reader and writes one answer line per line as soon as it is
- * complete, so memory stays bounded by the chunk, limits.max_line and one
- * answer. Returns the number of error lines, plus 1 when `in` could not be
- * read to its end or memory ran out. */
-static unsigned long answer_stream(const gr_service *svc, FILE *in, FILE *out, bool skip_blank)
+ * complete, so memory stays bounded by the chunk, max_line and one answer
+ * (a longer line gets a line_too_long error line). Returns the number of
+ * error lines, plus 1 when `in` could not be read to its end or memory ran
+ * out. */
+static unsigned long answer_stream(const gr_service *svc, FILE *in, FILE *out, bool skip_blank,
+                                   size_t max_line)
 {
     gr_line_reader r;
     char *chunk = malloc(CLI_CHUNK);
-    if (!chunk || gr_line_reader_init(&r, (size_t)svc->limits.max_line) != 0) {
+    if (!chunk || gr_line_reader_init(&r, max_line) != 0) {
         free(chunk);
         fprintf(stderr, "grundy: out of memory\n");
         return 1;
@@ -147,9 +150,11 @@ static unsigned long answer_stream(const gr_service *svc, FILE *in, FILE *out, b
     return failed;
 }
 
+/* `query -` takes lines of any length (a line is one whole query, as
+ * `query 'JSON'` would take it); `batch` holds them to limits.max_line. */
 unsigned long gr_cli_query_lines(const gr_service *svc, FILE *in, FILE *out)
 {
-    return answer_stream(svc, in, out, true);
+    return answer_stream(svc, in, out, true, SIZE_MAX);
 }
 
 /* Opens `path`, or the default table file when path is NULL and one exists. */
@@ -279,7 +284,9 @@ static int cmd_batch(int argc, char **argv)
     gr_tables *t;
     int rc = 1;
     if (open_service(tables_path, &svc, &t) == 0) {
-        rc = json ? answer_json_batch(&svc, in, stdout) : (answer_stream(&svc, in, stdout, false) ? 1 : 0);
+        size_t max_line = (size_t)svc.limits.max_line;
+        rc = json ? answer_json_batch(&svc, in, stdout)
+                  : answer_stream(&svc, in, stdout, false, max_line) ? 1 : 0;
         close_service(&svc, t);
     }
     if (in != stdin)

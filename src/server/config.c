@@ -122,6 +122,8 @@ static size_t options(gr_server_config *c, opt *o)
           "largest request body in bytes (NDJSON batches excepted); default 1048576" },
         { "max-stream", "GRUNDYD_MAX_STREAM", 'U', &c->max_stream, 1024, UINT64_C(1) << 40,
           "largest NDJSON batch body in bytes, spooled to a temporary file; default 1073741824" },
+        { "max-line", "GRUNDYD_MAX_LINE", 'U', &l->max_line, 64, UINT64_C(1) << 30,
+          "bytes in one NDJSON line; a longer line is answered with 413 line_too_long; default 1048576" },
         { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &l->max_items, 1, 100000000, "entries in piles, stairs, tokens or heads; default 100000" },
         { "max-moves", "GRUNDYD_MAX_MOVES", 'U', &l->max_moves, 1, 65536, "entries in a subtraction set; default 4096" },
         { "max-move", "GRUNDYD_MAX_MOVE", 'U', &l->max_move, 1, 65536, "largest element of a subtraction set; default 65536" },

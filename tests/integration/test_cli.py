@@ -17,13 +17,15 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
 import harness  # noqa: E402
 from harness import Client, Tap, bad_number_tokens, run_main  # noqa: E402
 
-WATCHDOG_SECONDS = 55
+WATCHDOG_SECONDS = 150
 E18 = 10**18
 INT_MAX = 2**63 - 1
 
@@ -379,6 +381,308 @@ def t_long_line(grundy):
 
 
 # ---------------------------------------------------------------------------
+# grundy batch
+
+BATCH_TIMEOUT = 60
+BIG = [INT_MAX, INT_MAX - 1, INT_MAX - 2, 2**62, 2**53 + 1, 1]
+
+
+def nim_query_line(r):
+    """A random nim query (piles near 2^63 - 1 often) and its nim-sum."""
+    piles = [max(0, r.choice(BIG) - r.randrange(4)) if r.random() < 0.5 else r.randrange(1 << 63)
+             for _ in range(r.randint(0, 5))]
+    x = 0
+    for v in piles:
+        x ^= v
+    return json.dumps({"game": "nim", "piles": piles}, separators=(",", ":")), piles, x
+
+
+def check_nim_answer(line, piles, x):
+    """None, or what is wrong with a batch answer line for nim `piles`."""
+    try:
+        a = json.loads(line)
+    except ValueError:
+        return "not JSON: %r" % line[:200]
+    if a.get("grundy") != x or a.get("winner") != ("first" if x else "second"):
+        return "grundy %r winner %r, want nim-sum %d" % (a.get("grundy"), a.get("winner"), x)
+    if [c.get("size") for c in a.get("components", [])] != piles:
+        return "components do not echo the piles exactly: %r" % line[:300]
+    return None
+
+
+def t_batch_ndjson_100k(grundy, tmp):
+    """100000 NDJSON nim queries from a file: every answer line checked
+    against the nim-sum, and the whole output byte for byte against
+    `grundy query -` on the same lines."""
+    r = random.Random(5)
+    rows = [nim_query_line(r) for _ in range(100000)]
+    path = os.path.join(tmp, "nim100k.ndjson")
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line, _, _ in rows))
+    rc, out, err = run_cli(grundy, ["batch", path], timeout=BATCH_TIMEOUT)
+    p = []
+    if rc != 0:
+        p.append("exit %d, want 0; stderr %r" % (rc, err[:200]))
+    got = out.decode().split("\n")
+    if got[-1] != "":
+        p.append("output does not end with a newline")
+    got = got[:-1]
+    if len(got) != len(rows):
+        return p + ["%d answer lines for %d queries" % (len(got), len(rows))]
+    for i, ((_, piles, x), line) in enumerate(zip(rows, got)):
+        why = check_nim_answer(line, piles, x)
+        if why:
+            p.append("line %d: %s" % (i + 1, why))
+            if len(p) > 10:
+                break
+    with open(path, "rb") as f:
+        rc2, out2, _ = run_cli(grundy, ["query", "-"], stdin=f.read(), timeout=BATCH_TIMEOUT)
+    if rc2 != 0 or out2 != out:
+        p.append("grundy query - answers the same file differently (exit %d)" % rc2)
+    return p
+
+
+def t_batch_ndjson_lines(grundy):
+    """Line i of the output answers line i of the input: empty and blank lines
+    get errors, CRLF is accepted, an overlong line (over 1 MiB) gets
+    line_too_long and the next line is answered, the last line needs no
+    newline; exit 1."""
+    long_line = json.dumps({"game": "nim", "piles": [7] * 400000})  # 2.4 MB
+    lines = [
+        (json.dumps({"game": "nim", "piles": [3, 4, 5]}), "ok"),
+        ("", "bad_json"),
+        ("  \t", "bad_json"),
+        (json.dumps({"game": "nim", "piles": [INT_MAX, 1]}) + "\r", "ok"),
+        ("{not json", "bad_json"),
+        ("[1, 2]", "invalid_query"),
+        (long_line, "line_too_long"),
+        (json.dumps({"game": "divisor", "n": 12}), "ok"),
+        (json.dumps({"game": "nim", "piles": list(range(40000))}), "ok"),  # 230 KB: spans chunks
+        (json.dumps({"game": "chess"}), "unknown_game"),
+        (long_line + "\r", "line_too_long"),
+        ("\r", "bad_json"),
+        (json.dumps({"game": "nim", "piles": [1, 2, 3]}), "ok"),
+    ]
+    stdin = "\n".join(text for text, _ in lines).encode()  # no newline after the last
+    rc, out, err = run_cli(grundy, ["batch", "-"], stdin=stdin, timeout=BATCH_TIMEOUT)
+    p = []
+    if rc != 1:
+        p.append("exit %d, want 1" % rc)
+    got = out.decode().split("\n")
+    if got[-1] != "":
+        p.append("output does not end with a newline")
+    got = got[:-1]
+    if len(got) != len(lines):
+        return p + ["%d answer lines for %d input lines" % (len(got), len(lines))]
+    for i, ((text, want), line) in enumerate(zip(lines, got)):
+        a = json.loads(line)
+        code = a["error"]["code"] if "error" in a else "ok"
+        if code != want:
+            p.append("line %d (%r): %s, want %s" % (i + 1, text[:60], code, want))
+        elif want == "ok":
+            rc1, single, _ = run_cli(grundy, ["query", "-"], stdin=text.encode())
+            if single.rstrip(b"\n").decode() != line:
+                p.append("line %d differs from grundy query" % (i + 1))
+    return p
+
+
+def t_batch_json(grundy, tmp):
+    """--json: one {"results": [...]} whose entries are byte for byte the
+    answers of `grundy query` for each entry; exit 1 with an error entry,
+    0 without."""
+    entries = [{"game": "nim", "piles": [INT_MAX, INT_MAX - 1]},
+               {"game": "nim", "piles": ["9223372036854775807", 2**62, 1]},
+               5, "nim", None, [1, 2], {"game": "chess"},
+               {"game": "nim", "piles": [1, 2**63]},
+               {"game": "wythoff", "piles": [3, 5]}] + QUERIES
+    p = []
+    for chosen, want_rc in ((entries, 1), (QUERIES, 0), ([], 0)):
+        texts = [json.dumps(e) for e in chosen]
+        path = os.path.join(tmp, "batch.json")
+        with open(path, "w") as f:
+            f.write('{"queries": [\n%s\n]}\n' % ",\n".join(texts))
+        rc, out, err = run_cli(grundy, ["batch", "--json", path], timeout=BATCH_TIMEOUT)
+        tag = "--json with %d entries" % len(chosen)
+        if rc != want_rc:
+            p.append("%s: exit %d, want %d; stderr %r" % (tag, rc, want_rc, err[:200]))
+        singles = []
+        for t in texts:
+            _, single, _ = run_cli(grundy, ["query", t])
+            singles.append(single.rstrip(b"\n"))
+        want = b'{"results":[' + b",".join(singles) + b"]}\n"
+        if out != want:
+            p.append("%s: results differ from grundy query per entry:\n  got  %r\n  want %r" % (tag, out[:300], want[:300]))
+        if chosen is entries and json.loads(out)["results"][0]["grundy"] != 1:
+            p.append("%s: first result not exact" % tag)
+    # the same through stdin, options in the other order
+    rc, out2, _ = run_cli(grundy, ["batch", "-", "--json"], stdin=b'{"queries":[{"game":"nim","piles":[1,2]}]}')
+    if rc != 0 or json.loads(out2)["results"][0]["grundy"] != 3:
+        p.append("batch - --json: exit %d, %r" % (rc, out2[:200]))
+    return p
+
+
+def t_batch_json_refused(grundy):
+    """--json bodies refused whole: one error object, exit 1."""
+    p = []
+    too_many = '{"queries":[%s]}' % ",".join(['{"game":"nim","piles":[1]}'] * 10001)
+    for body, code in (("not json", "bad_json"), ("[]", "invalid_query"), ("{}", "missing_field"),
+                       ('{"queries":{}}', "invalid_field"), (too_many, "too_many"), ("", "bad_json")):
+        rc, out, err = run_cli(grundy, ["batch", "--json", "-"], stdin=body.encode())
+        try:
+            got = json.loads(out)["error"]["code"]
+        except (ValueError, KeyError, TypeError):
+            got = out[:200]
+        if rc != 1 or got != code:
+            p.append("%r: exit %d, %r; want exit 1, %s" % (body[:40], rc, got, code))
+    return p
+
+
+def t_batch_misuse(grundy, tmp):
+    p = []
+    path = os.path.join(tmp, "one.ndjson")
+    with open(path, "w") as f:
+        f.write('{"game":"nim","piles":[1]}\n')
+    for args in (["batch"], ["batch", path, path], ["batch", "--bogus", path], ["batch", "--json"],
+                 ["batch", "--tables"], ["batch", "--json", "--json", path]):
+        rc, out, err = run_cli(grundy, args)
+        if rc != 2 or out or not err:
+            p.append("grundy %s: exit %d, stdout %r, stderr %r; want 2, nothing, a message"
+                     % (" ".join(args), rc, out[:80], err[:80]))
+    for args in (["batch", os.path.join(tmp, "missing.ndjson")], ["batch", tmp]):
+        rc, out, err = run_cli(grundy, args)
+        if rc != 1 or not err:
+            p.append("grundy %s: exit %d, stderr %r; want 1 and a message" % (" ".join(args), rc, err[:80]))
+    rc, out, err = run_cli(grundy, ["batch", path])
+    if rc != 0 or out.count(b"\n") != 1:
+        p.append("grundy batch FILE: exit %d, %r" % (rc, out[:200]))
+    return p
+
+
+def t_batch_interactive(grundy):
+    """Through a pipe, each answer comes out before the next query is sent."""
+    proc = subprocess.Popen([grundy, "batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p = []
+    try:
+        for i in range(5):
+            proc.stdin.write(b'{"game":"nim","piles":[%d]}\n' % i)
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+            if json.loads(line).get("grundy") != i:
+                p.append("answer %d: %r" % (i, line[:100]))
+        proc.stdin.close()
+        if proc.wait(timeout=20) != 0:
+            p.append("exit %d" % proc.returncode)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return p
+
+
+# Runs argv[1:] with this process's stdin and stdout, and writes the child's
+# exit status and max RSS (KiB) to stderr. A fresh small interpreter forks
+# the child: a child forked by this (large) test process would count this
+# process's pages in its max RSS.
+MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+sys.stderr.write("%d %d" % (os.waitstatus_to_exitcode(status), usage.ru_maxrss))
+"""
+
+
+def run_measured(args, stdin_path, stdout_path, timeout):
+    """(exit status, max RSS in KiB) of one run. Under AddressSanitizer the
+    quarantine of freed memory (256 MB by default) is kept small."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = ":".join(o for o in (env.get("ASAN_OPTIONS"), "quarantine_size_mb=1") if o)
+    with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout:
+        p = subprocess.run([sys.executable, "-c", MEASURE] + args, stdin=fin, stdout=fout,
+                           stderr=subprocess.PIPE, timeout=timeout, env=env)
+    rc, rss = p.stderr.decode().split()[-2:]
+    return int(rc), int(rss)
+
+
+def memory_file(path, r, target_bytes):
+    """NDJSON of small nim queries, 2 MB overlong lines and 200 KB queries,
+    mixed, until target_bytes; returns [(kind, piles, x)] per line."""
+    overlong = '{"game":"nim","piles":[' + "1," * 1000000 + '1]}'
+    wide = list(range(30000))
+    wide_x = 0
+    for v in wide:
+        wide_x ^= v
+    wide_line = json.dumps({"game": "nim", "piles": wide}, separators=(",", ":"))
+    rows, size = [], 0
+    with open(path, "w") as f:
+        while size < target_bytes:
+            chunk = []
+            for _ in range(1000):
+                line, piles, x = nim_query_line(r)
+                chunk.append(line)
+                rows.append(("nim", piles, x))
+            chunk.append(overlong)
+            rows.append(("long", None, None))
+            if len(rows) % 10 == 1:
+                chunk.append(wide_line)
+                rows.append(("nim", wide, wide_x))
+            text = "\n".join(chunk) + "\n"
+            f.write(text)
+            size += len(text)
+    return rows, size
+
+
+def check_memory_output(path, rows):
+    p = []
+    n = 0
+    with open(path, "r") as f:
+        for n, line in enumerate(f, 1):
+            if n > len(rows):
+                break
+            kind, piles, x = rows[n - 1]
+            if kind == "long":
+                if '"code":"line_too_long"' not in line:
+                    p.append("line %d: want line_too_long, got %r" % (n, line[:200]))
+            elif n % 97 == 0 or len(piles) > 10:  # a sample of the small ones
+                why = check_nim_answer(line, piles, x)
+                if why:
+                    p.append("line %d: %s" % (n, why))
+            if len(p) > 10:
+                break
+    if n != len(rows):
+        p.append("%d answer lines for %d input lines" % (n, len(rows)))
+    return p
+
+
+def t_batch_memory(grundy, tmp):
+    """A 200 MB file (small queries, 2 MB overlong lines, 200 KB queries):
+    max RSS within 48 MB of that for a 16 MB file of the same lines, and well
+    below the file's size. (Reading it whole would add 200 MB; the slack is
+    for AddressSanitizer's allocator, which creeps up ~20 MB over 200 MB while
+    a normal build stays within 2 MB; sanitizer builds have a larger base.)"""
+    r = random.Random(9)
+    big, small, out = (os.path.join(tmp, n) for n in ("mem-big.ndjson", "mem-small.ndjson", "mem.out"))
+    rows_small, _ = memory_file(small, r, 16 << 20)
+    rows, size = memory_file(big, r, 200 << 20)
+    p = []
+    rc, rss_small = run_measured([grundy, "batch", small], small, out, BATCH_TIMEOUT)
+    p += check_memory_output(out, rows_small)
+    rc, rss = run_measured([grundy, "batch", big], big, out, BATCH_TIMEOUT)
+    if rc != 1:
+        p.append("exit %d, want 1 (overlong lines are errors)" % rc)
+    p += check_memory_output(out, rows)
+    os.unlink(big)
+    os.unlink(out)
+    TAP.diag("grundy batch on %d MB (%d lines): max RSS %d KiB (%d KiB on a 16 MB file)"
+             % (size >> 20, len(rows), rss, rss_small))
+    if rss > rss_small + 48 * 1024 or rss > (size >> 10) * 3 // 4:
+        p.append("max RSS %d KiB on %d MB, %d KiB on 16 MB: memory grows with the input"
+                 % (rss, size >> 20, rss_small))
+    return p
+
+
+# ---------------------------------------------------------------------------
 
 
 def main():
@@ -408,6 +712,18 @@ def main():
         TAP.run("grundy query - : every game against brute force, with round trips",
                 t_ndjson_brute, grundy)
         TAP.run("grundy query - : a line with 50000 piles", t_long_line, grundy)
+        with tempfile.TemporaryDirectory(prefix="grundy-batch-") as tmp:
+            TAP.run("grundy batch FILE: 100000 NDJSON nim queries, exact, same as query -",
+                    t_batch_ndjson_100k, grundy, tmp)
+            TAP.run("grundy batch - : one answer per line, empty and overlong lines are errors, exit 1",
+                    t_batch_ndjson_lines, grundy)
+            TAP.run("grundy batch --json: results are the per-query answers in order",
+                    t_batch_json, grundy, tmp)
+            TAP.run("grundy batch --json: bad bodies refused whole, exit 1", t_batch_json_refused, grundy)
+            TAP.run("grundy batch: misuse exits 2, unreadable input 1", t_batch_misuse, grundy, tmp)
+            TAP.run("grundy batch - : answers each line before the next arrives",
+                    t_batch_interactive, grundy)
+            TAP.run("grundy batch: memory stays bounded on a 200 MB file", t_batch_memory, grundy, tmp)
         if daemon is not None:
             rc = daemon.stop()
             TAP.result(rc == 0, "grundyd stopped with SIGTERM, exit 0",
