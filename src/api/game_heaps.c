@@ -43,9 +43,7 @@ static gr_status subtraction_move(const void *ctx, size_t pile, uint64_t n, uint
     gr_status s = gr_subtraction_move(c->moves, c->nmoves, &c->ref.seq, n, (uint16_t)target, &take);
     if (s != GR_OK)
         return s;
-    mv->take = take;
-    mv->nparts = n > take ? 1 : 0;
-    mv->part[0] = n - take;
+    *mv = gr_heap_take(n, take);
     return GR_OK;
 }
 
@@ -56,9 +54,7 @@ static gr_status subtraction_remote(const void *ctx, size_t pile, uint64_t n, gr
     const subtraction_ctx *c = ctx;
     uint64_t take = 0;
     gr_status s = gr_subtraction_remoteness(c->moves, c->nmoves, n, b, r, &take);
-    mv->take = take;
-    mv->nparts = n > take ? 1 : 0;
-    mv->part[0] = n - take;
+    *mv = gr_heap_take(n, take);
     return s;
 }
 
@@ -68,9 +64,7 @@ static gr_status subtraction_misere(const void *ctx, uint64_t n, gr_budget *b, b
     const subtraction_ctx *c = ctx;
     uint64_t take = 0;
     gr_status s = gr_subtraction_misere(c->moves, c->nmoves, n, b, win, &take);
-    mv->take = take;
-    mv->nparts = n > take ? 1 : 0;
-    mv->part[0] = n - take;
+    *mv = gr_heap_take(n, take);
     return s;
 }
 

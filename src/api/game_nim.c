@@ -37,20 +37,6 @@ static gr_status nim_remote(const void *ctx, size_t pile, uint64_t n, gr_budget 
     return GR_OK;
 }
 
-static int misere_components(gr_query *q, const uint64_t *piles, size_t n)
-{
-    if (gr_ans_components(q))
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
-        if (!c)
-            return -1;
-        gr_json_add_u64(c, "pile", i);
-        gr_json_add_u64(c, "size", piles[i]);
-        gr_json_add_u64(c, "grundy", piles[i]);
-    }
-    return 0;
-}
 
 static void misere_explain(gr_text *t, const uint64_t *piles, size_t n, bool win)
 {
@@ -76,7 +62,7 @@ static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
     gr_pile_move pm = { 0, 0 };
     bool win = gr_nim_misere(piles, n, &pm);
     q->ans.winner = win ? "first" : "second";
-    if (misere_components(q, piles, n))
+    if (gr_pile_components(q, piles, n, piles))
         return -1;
     misere_explain(&q->ans.explanation, piles, n, win);
     bool has_move = false;

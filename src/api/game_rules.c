@@ -67,7 +67,7 @@ static void rule_options(const void *ctx, uint64_t n, gr_heap_emit emit, void *a
 {
     gr_rule rule = *(const gr_rule *)ctx;
     for (uint64_t take = 0; gr_rule_next(rule, take, &take) && take <= n;) {
-        gr_heap_move mv = { .take = take, .nparts = n > take ? 1 : 0, .part = { n - take, 0 } };
+        gr_heap_move mv = gr_heap_take(n, take);
         emit(arg, &mv);
     }
 }
@@ -93,9 +93,7 @@ static gr_status rule_move(const void *ctx, size_t pile, uint64_t n, uint64_t ta
     uint64_t take;
     gr_status s = gr_rule_move_grundy(c->rule, &c->grundy, n, (uint16_t)target, c->budget, &take);
     if (s == GR_OK) {
-        mv->take = take;
-        mv->nparts = n > take ? 1 : 0;
-        mv->part[0] = n - take;
+        *mv = gr_heap_take(n, take);
     }
     return s;
 }
@@ -177,7 +175,7 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     s = winning_take(q, c, piles[0], &take);
     if (s != GR_OK)
         return gr_fail_engine(q->err, s, "piles[0]", "finding the winning move");
-    gr_heap_move mv = { .take = take, .nparts = piles[0] > take ? 1 : 0, .part = { piles[0] - take, 0 } };
+    gr_heap_move mv = gr_heap_take(piles[0], take);
     return gr_heap_answer_move(q, piles, 1, 0, &mv);
 }
 

@@ -30,9 +30,7 @@ static gr_status strange_move(const void *ctx, size_t pile, uint64_t n, uint64_t
     gr_status s = gr_strange_move(n, c->k[pile], target, c->budget, &take);
     if (s != GR_OK)
         return s;
-    mv->take = take;
-    mv->nparts = n > take ? 1 : 0;
-    mv->part[0] = n - take;
+    *mv = gr_heap_take(n, take);
     return GR_OK;
 }
 
@@ -41,7 +39,7 @@ static void strange_options(const void *ctx, uint64_t n, gr_heap_emit emit, void
 {
     uint64_t k = *(const uint64_t *)ctx;
     for (uint64_t take = 1; take <= n / k; take++) {
-        gr_heap_move mv = { .take = take, .nparts = n > take ? 1 : 0, .part = { n - take, 0 } };
+        gr_heap_move mv = gr_heap_take(n, take);
         emit(arg, &mv);
     }
 }

@@ -80,27 +80,36 @@ int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const 
     return next_piles(q, piles, n, i, mv, NULL);
 }
 
-static int add_components(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
-                          const gr_heap_rules *r)
+static int pile_components(gr_query *q, const uint64_t *piles, size_t n, const char *key,
+                           const uint64_t *values, const gr_heap_rules *r)
 {
     if (gr_ans_components(q))
         return -1;
+    bool period = r && key[0] == 'g' && r->seq && r->seq->periodic;
     for (size_t i = 0; i < n; i++) {
         cJSON *c = gr_ans_component(q);
         if (!c)
             return -1;
         gr_json_add_u64(c, "pile", i);
         gr_json_add_u64(c, "size", piles[i]);
-        if (r->pile_facts)
+        if (r && r->pile_facts)
             r->pile_facts(r->ctx, i, c);
-        gr_json_add_u64(c, "grundy", values[i]);
-        if (r->seq && r->seq->periodic) {
+        if (values)
+            gr_json_add_u64(c, key, values[i]);
+        else
+            cJSON_AddNullToObject(c, key);
+        if (period) {
             cJSON *p = cJSON_AddObjectToObject(c, "period");
             gr_json_add_u64(p, "preperiod", r->seq->preperiod);
             gr_json_add_u64(p, "period", r->seq->period);
         }
     }
     return 0;
+}
+
+int gr_pile_components(gr_query *q, const uint64_t *piles, size_t n, const uint64_t *grundy)
+{
+    return pile_components(q, piles, n, "grundy", grundy, NULL);
 }
 
 /* "Take 3 from pile 0 (5 -> 2)" and the like, without the full stop. */
@@ -287,23 +296,6 @@ out:
     return rc;
 }
 
-static int add_remoteness_components(gr_query *q, const uint64_t *piles, const uint64_t *rem, size_t n,
-                                     const gr_heap_rules *r)
-{
-    if (gr_ans_components(q))
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
-        if (!c)
-            return -1;
-        gr_json_add_u64(c, "pile", i);
-        gr_json_add_u64(c, "size", piles[i]);
-        if (r->pile_facts)
-            r->pile_facts(r->ctx, i, c);
-        gr_json_add_u64(c, "remoteness", rem[i]);
-    }
-    return 0;
-}
 
 static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
@@ -328,7 +320,7 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
         q->ans.winner = win ? "first" : "second";
         explain_game(q, r);
         gr_compound_explain(q, rem, n, "piles", win);
-        rc = add_remoteness_components(q, piles, rem, n, r);
+        rc = pile_components(q, piles, n, "remoteness", rem, r);
         if (rc == 0 && win)
             rc = answer_moves(q, piles, n, moved, mv, r);
     }
@@ -350,7 +342,7 @@ int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rule
     uint64_t *values = heap_values(q, piles, n, r);
     if (!values)
         return -1;
-    int rc = add_components(q, piles, values, n, r);
+    int rc = pile_components(q, piles, n, "grundy", values, r);
     explain_game(q, r);
     if (rc == 0)
         rc = q->compound == GR_DISJUNCTIVE ? disjunctive(q, piles, values, n, r)
@@ -373,16 +365,8 @@ int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_
     if (s != GR_OK)
         return pile_failure(q, s, 0, "the misere outcome of this heap");
     q->ans.winner = win ? "first" : "second";
-    if (gr_ans_components(q))
+    if (gr_pile_components(q, piles, n, NULL))
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
-        if (!c)
-            return -1;
-        gr_json_add_u64(c, "pile", i);
-        gr_json_add_u64(c, "size", piles[i]);
-        cJSON_AddNullToObject(c, "grundy");
-    }
     bool moves = win && (mv.take > 0 || mv.nparts == 2);
     gr_text_add(&q->ans.explanation, "Misere %s (the player who cannot move wins), one heap: %s", name,
                 !win ? "every move leads to a position the opponent wins, so the player to move loses."

@@ -54,6 +54,17 @@ typedef gr_status (*gr_heap_misere_fn)(const void *ctx, uint64_t n, gr_budget *b
 int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_misere_fn solve,
                           const void *ctx, const char *name);
 
+/* Creates ans.components: {pile, size, grundy} per pile, grundy from
+ * `grundy` or null when it is NULL. 0, or -1 when memory runs out. */
+int gr_pile_components(gr_query *q, const uint64_t *piles, size_t n, const uint64_t *grundy);
+
+/* The move that takes `take` tokens from heap n, leaving one heap or none. */
+static inline gr_heap_move gr_heap_take(uint64_t n, uint64_t take)
+{
+    gr_heap_move mv = { .take = take, .nparts = n > take ? 1 : 0, .part = { n - take, 0 } };
+    return mv;
+}
+
 /* qsort/bsearch order for uint64_t. */
 int gr_cmp_u64(const void *a, const void *b);
 
