@@ -68,10 +68,13 @@ static const route routes[] = {
     { "/openapi.yaml", MHD_HTTP_METHOD_GET, ROUTE_OPENAPI },
 };
 
+/* Indexed by route_id; ROUTE_NONE is "other". */
 static const char *const route_names[GR_METRIC_ROUTES] = {
     "/v1/analyze", "/v1/batch", "/v1/games", "/v1/tables", "/healthz", "/readyz", "/metrics",
-    "/openapi.yaml", "other", "other",
+    "/openapi.yaml", "other",
 };
+
+_Static_assert(ROUTE_NONE + 1 == GR_METRIC_ROUTES, "one metrics route per route id");
 
 typedef struct server_state {
     const gr_server_config *cfg;
@@ -88,11 +91,17 @@ typedef struct server_state {
 typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
 
 /* Per-request state, created on the first call of the access handler. */
+/* A reply decided from the request line alone, sent once the body (if any)
+ * has been read: answering earlier makes libmicrohttpd close the connection,
+ * and a browser would then pay a new one for every preflight. */
+typedef enum early_reply { EARLY_NONE, EARLY_NOT_FOUND, EARLY_WRONG_METHOD, EARLY_PREFLIGHT } early_reply;
+
 typedef struct request {
     server_state *st;
     struct MHD_Connection *conn;
     route_id route;
-    bool options;      /* a CORS preflight */
+    const route *entry;  /* the matched route, or NULL */
+    early_reply early;
     char *body;
     size_t len, cap;
     bool too_large;
@@ -252,32 +261,42 @@ static enum MHD_Result preflight(request *rq, const route *r)
     return queue(rq, MHD_HTTP_NO_CONTENT, resp, NULL, methods);
 }
 
-/* Resolves the route; answers 404/405 and preflights itself (then false). */
-static bool find_route(request *rq, const char *url, const char *method, enum MHD_Result *res)
+/* Resolves the route, or records the 404, 405 or preflight to send. */
+static void find_route(request *rq, const char *url, const char *method)
 {
+    rq->route = ROUTE_NONE;
+    rq->early = EARLY_NOT_FOUND;
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const route *r = &routes[i];
         if (strcmp(r->path, url) != 0)
             continue;
-        rq->route = r->id;
         bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
-        if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) {
-            *res = preflight(rq, r);
-            return false;
-        }
-        if (strcmp(r->method, method) == 0 || (get && strcmp(method, MHD_HTTP_METHOD_HEAD) == 0))
-            return true;
-        char msg[64], allow[32];
-        snprintf(msg, sizeof msg, "this path answers %s only", r->method);
-        snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method, get ? ", HEAD" : "");
-        *res = send_error(rq, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", allow, msg);
-        return false;
+        rq->route = r->id;
+        rq->entry = r;
+        if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0)
+            rq->early = EARLY_PREFLIGHT;
+        else if (strcmp(r->method, method) == 0 || (get && strcmp(method, MHD_HTTP_METHOD_HEAD) == 0))
+            rq->early = EARLY_NONE;
+        else
+            rq->early = EARLY_WRONG_METHOD;
+        return;
     }
-    rq->route = ROUTE_NONE;
-    *res = send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL,
-                      "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
-                      "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics");
-    return false;
+}
+
+static enum MHD_Result send_early(request *rq)
+{
+    const route *r = rq->entry;
+    if (rq->early == EARLY_PREFLIGHT)
+        return preflight(rq, r);
+    if (rq->early == EARLY_NOT_FOUND)
+        return send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL,
+                          "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
+                          "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics");
+    bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
+    char msg[64], allow[32];
+    snprintf(msg, sizeof msg, "this path answers %s only", r->method);
+    snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method, get ? ", HEAD" : "");
+    return send_error(rq, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", allow, msg);
 }
 
 static bool is_ndjson(struct MHD_Connection *conn)
@@ -291,15 +310,35 @@ static uint64_t body_limit(const request *rq)
     return rq->stream ? rq->st->cfg->max_stream : rq->st->cfg->max_body;
 }
 
+/* A valid Content-Length over the limit. Malformed or out-of-range values
+ * are libmicrohttpd's to refuse (it answers them itself). */
 static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
 {
     const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    if (!cl)
+    if (!cl || *cl < '0' || *cl > '9')
         return false;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(cl, &end, 10);
-    return errno == ERANGE || (end != cl && v > max);
+    return errno == 0 && *end == '\0' && v > max;
+}
+
+static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+        (*(unsigned *)cls)++;
+    return MHD_YES;
+}
+
+/* Two Content-Length headers make the body's end ambiguous (request
+ * smuggling behind a proxy): RFC 9112 says refuse and close. */
+static bool repeated_length(struct MHD_Connection *conn)
+{
+    unsigned n = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_length, &n);
+    return n > 1;
 }
 
 static enum MHD_Result too_large(request *rq)
@@ -348,9 +387,12 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     clock_gettime(CLOCK_MONOTONIC, &rq->start);
     atomic_init(&rq->state, RQ_READING);
     *con_cls = rq;
-    enum MHD_Result res = MHD_YES;
-    if (!find_route(rq, url, method, &res))
-        return res;
+    find_route(rq, url, method);
+    if (repeated_length(conn)) /* answered at once, so the connection closes */
+        return send_error(rq, MHD_HTTP_BAD_REQUEST, "bad_request", NULL,
+                          "the request has more than one Content-Length header; send one");
+    if (rq->early != EARLY_NONE)
+        return MHD_YES;
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
         rq->stream = gr_stream_new(conn);
         if (!rq->stream)
@@ -503,11 +545,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
         return begin_request(st, conn, url, method, con_cls);
     request *rq = *con_cls;
     if (*upload_data_size) {
-        if (!rq->answered)
+        if (!rq->answered && rq->early == EARLY_NONE)
             append_body(rq, upload_data, *upload_data_size);
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (rq->early != EARLY_NONE && !rq->answered)
+        return send_early(rq);
     if (atomic_load(&rq->state) == RQ_DONE) {
         atomic_store(&rq->state, RQ_READING);
         return send_reply(rq, &rq->reply, NULL);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int statuses[GR_METRIC_STATUSES - 1] = { 200, 204, 400, 404, 405, 413, 422, 500, 503, 429 };
+static const int statuses[GR_METRIC_STATUSES - 1] = { 200, 204, 400, 404, 405, 413, 422, 500, 503 };
 
 /* Upper bounds of the latency buckets in microseconds (+Inf after them). */
 static const uint64_t bucket_us[GR_METRIC_BUCKETS] = { 250, 500, 1000, 2000, 5000, 10000, 25000,

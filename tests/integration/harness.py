@@ -8,23 +8,35 @@
   exits 1 if a script overruns.
 - Resp / Client: a keep-alive HTTP client for the daemon.
 - bad_number_tokens(): numbers in a JSON text not written as plain integers.
+- record_response() / RESPONSES: every response the Client reads is recorded
+  (method, path, status, headers, body) to the JSONL file named by
+  $GRUNDY_RESPONSE_LOG, or else to a temporary file of our own when node and
+  the npm modules are there; run_main() then holds the recorded responses to
+  openapi.yaml with scripts/validate-responses.mjs as one more TAP test.
 
 Imported by the test scripts after inserting their own directory into
 sys.path, like brute.py.
 """
 
+import atexit
+import base64
 import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
+import uuid
 
 HOST = "127.0.0.1"
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # ---------------------------------------------------------------------------
 # TAP
@@ -193,6 +205,7 @@ def start_watchdog(seconds, script):
         print("Bail out! %s exceeded %d s" % (script, seconds))
         sys.stdout.flush()
         kill_all()
+        RESPONSES.discard()
         os._exit(1)
 
     dog = threading.Timer(seconds, fire)
@@ -245,6 +258,151 @@ class Resp:
         return "<%d %r>" % (self.status, self.raw[:300])
 
 
+# ---------------------------------------------------------------------------
+# The response log: what the daemon answered, for scripts/validate-responses.mjs
+
+RESPONSE_LOG_ENV = "GRUNDY_RESPONSE_LOG"
+VALIDATOR = os.path.join(REPO_ROOT, "scripts", "validate-responses.mjs")
+VALIDATOR_MODULES = ("ajv", "ajv-formats", "yaml")
+
+
+def validator_missing():
+    """Why scripts/validate-responses.mjs cannot run here, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    for mod in VALIDATOR_MODULES:
+        if not os.path.isdir(os.path.join(REPO_ROOT, "node_modules", mod)):
+            return "node_modules/%s is missing (scripts/npm-deps.sh installs it)" % mod
+    for f in (VALIDATOR, os.path.join(REPO_ROOT, "openapi.yaml")):
+        if not os.path.isfile(f):
+            return "%s is missing" % os.path.relpath(f, REPO_ROOT)
+    return None
+
+
+class ResponseLog:
+    """Records responses as JSONL lines (append, thread-safe, one write per
+    line), each tagged with this process's run id so that several scripts may
+    share a file. The file is $GRUNDY_RESPONSE_LOG when set, else a temporary
+    file created at the first response when the validator can run (else the
+    responses are only counted)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.run = uuid.uuid4().hex
+        self.count = 0        # responses recorded (or counted, with no file)
+        self.path = None
+        self.own = False      # a temporary file of ours
+        self.fd = None
+        self.error = None     # why recording failed, once it did
+        self.configured = False
+        self.keep = False     # keep our temporary file (it failed validation)
+        atexit.register(self.discard)
+
+    def _configure(self):
+        self.configured = True
+        named = os.environ.get(RESPONSE_LOG_ENV)
+        try:
+            if named:
+                self.path = os.path.abspath(named)
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            elif validator_missing() is None:
+                self.fd, self.path = tempfile.mkstemp(prefix="grundy-responses-", suffix=".jsonl")
+                self.own = True
+        except OSError as e:
+            self.error = "cannot open the response log %s: %s" % (self.path, e)
+            self.fd = None
+
+    def record(self, method, path, status, headers, raw):
+        rec = {"run": self.run, "method": method, "path": path, "status": status,
+               "content_type": next((v for k, v in headers if k.lower() == "content-type"), None),
+               "headers": [[k, v] for k, v in headers]}
+        raw = raw or b""
+        try:
+            rec["body"] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            rec["body_b64"] = base64.b64encode(raw).decode("ascii")
+        data = (json.dumps(rec, separators=(",", ":")) + "\n").encode("utf-8")
+        with self.lock:
+            if not self.configured:
+                self._configure()
+            self.count += 1
+            if self.fd is None or self.error:
+                return
+            try:
+                while data:
+                    data = data[os.write(self.fd, data):]
+            except OSError as e:
+                self.error = "cannot write the response log %s: %s" % (self.path, e)
+
+    def close(self):
+        with self.lock:
+            if self.fd is not None:
+                os.close(self.fd)
+                self.fd = None
+
+    def discard(self):
+        """Removes our temporary file unless it is kept (at exit, and when
+        the watchdog fires)."""
+        self.close()
+        if self.own and not self.keep and self.path:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            self.path = None
+
+
+RESPONSES = ResponseLog()
+
+
+def record_response(method, path, status, headers, raw):
+    """Records one response (headers: a list of (name, value)) for the
+    openapi.yaml check at the end of run_main. For requests made without
+    Client."""
+    RESPONSES.record(method, path, status, headers, raw)
+
+
+def validate_responses(tap, timeout=240):
+    """The TAP test "every response conforms to openapi.yaml (N responses)",
+    when this process recorded any: scripts/validate-responses.mjs on the
+    records of this run, or a skip when it cannot run."""
+    log = RESPONSES
+    log.close()
+    n = log.count
+    if n == 0:
+        log.discard()
+        return
+    name = "every response conforms to openapi.yaml (%d responses)" % n
+    why = validator_missing()
+    if why is not None:
+        tap.skip(name, why)
+        return
+    if log.error:
+        tap.result(False, name, [log.error])
+        return
+    if log.path is None:
+        tap.skip(name, "no response log")
+        return
+    cmd = ["node", VALIDATOR, "--run", log.run, "--expect", str(n), log.path]
+    try:
+        p = subprocess.run(cmd, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+        out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = "validate-responses.mjs did not finish within %d s" % timeout, None
+    lines = out.rstrip("\n").splitlines()
+    if rc == 0:
+        tap.result(True, name)
+        tap.diag("\n".join(lines))
+        log.discard()
+        return
+    log.keep = True
+    if len(lines) > 120:
+        lines = lines[:120] + ["... and %d more lines" % (len(lines) - 120)]
+    where = "the responses are in %s (run %s)" % (log.path, log.run)
+    tap.result(False, name, ["\n".join(lines + ["exit status %s; %s" % (rc, where)])])
+
+
 # errors after which a keep-alive connection is retried once, fresh
 STALE_CONNECTION = (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine)
 
@@ -277,6 +435,7 @@ class Client:
                 resp = Resp(r.status, r.getheaders(), raw, time.monotonic() - t0)
                 if r.will_close:
                     self.close()
+                record_response(method, path, resp.status, resp.headers, raw)
                 return resp
             except self.retry_on:
                 # a keep-alive connection the server closed: retry once, fresh
@@ -305,8 +464,9 @@ class Client:
 
 def run_main(tap, script, watchdog_seconds, body, cleanup=None):
     """The scripts' common main: a watchdog, body() (an exception in it is a
-    failed "harness error" test), then every daemon killed, cleanup(), a
-    "# runtime" line and the plan. Returns the exit status (1 if any test
+    failed "harness error" test), then every daemon killed, cleanup(), the
+    check of every recorded response against openapi.yaml (validate_responses),
+    a "# runtime" line and the plan. Returns the exit status (1 if any test
     failed)."""
     dog = start_watchdog(watchdog_seconds, script)
     t_start = time.monotonic()
@@ -319,6 +479,10 @@ def run_main(tap, script, watchdog_seconds, body, cleanup=None):
         if cleanup is not None:
             cleanup()
         dog.cancel()
+    try:
+        validate_responses(tap)
+    except Exception:
+        tap.result(False, "every response conforms to openapi.yaml", traceback.format_exc().splitlines())
     tap.diag("runtime %.1f s" % (time.monotonic() - t_start))
     tap.finish()
     return 1 if tap.failed else 0
