@@ -20,7 +20,7 @@ fi
 port=${PORT:-18181}
 log=$(mktemp)
 "$build/grundyd" --port "$port" --tables "$build/grundy.tables" --access-log off \
-    --threads 2 --compute-threads 2 --queue 64 2>"$log" &
+    --threads 2 --compute-threads "${COMPUTE_THREADS:-2}" --queue 64 2>"$log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 100); do

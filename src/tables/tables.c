@@ -72,6 +72,19 @@ static bool periodic_facts_ok(uint32_t flags, uint64_t count, uint64_t pre, uint
     return per >= 1 && pre <= count && per <= count - pre;
 }
 
+/* The stored values agree with the period they claim: otherwise answers
+ * would differ below and past the stored count. One pass, like max_of. */
+static bool values_keep_period(const uint16_t *v, uint64_t count, uint32_t flags, uint64_t pre,
+                               uint64_t per)
+{
+    if (!(flags & GR_TF_PERIODIC))
+        return true;
+    for (uint64_t i = pre + per; i < count; i++)
+        if (v[i] != v[i - per])
+            return false;
+    return true;
+}
+
 static uint16_t max_of(const uint16_t *v, uint64_t n)
 {
     uint16_t m = 0;
@@ -87,6 +100,8 @@ static int check_sequence(const gr_tf_entry *e, const unsigned char *data, char 
         return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
     if (max_of((const uint16_t *)data, e->count) != e->max_value)
         return fault(why, n, "corrupted: section %s has a wrong largest value", e->name);
+    if (!values_keep_period((const uint16_t *)data, e->count, e->flags, e->preperiod, e->period))
+        return fault(why, n, "corrupted: section %s has values that contradict its period", e->name);
     return 0;
 }
 
@@ -101,6 +116,9 @@ static int check_member(const gr_tf_entry *e, const gr_tf_member *m, const uint1
     if (max_of(values + m->first, m->count) != m->max_value)
         return fault(why, n, "corrupted: section %s member %llu has a wrong largest value", e->name,
                      (unsigned long long)m->key);
+    if (!values_keep_period(values + m->first, m->count, m->flags, m->preperiod, m->period))
+        return fault(why, n, "corrupted: section %s member %llu has values that contradict its "
+                     "period", e->name, (unsigned long long)m->key);
     return 0;
 }
 

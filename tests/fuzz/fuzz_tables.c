@@ -15,10 +15,8 @@
  *     view inside its own section of the mapping; gr_seq_value within the
  *     stored values for every n, periodic or not; lookups past a section's
  *     end, of other kinds or of absent names that succeed;
- *   - (built with -DFUZZ_TABLES_STRICT_PERIODS=1) a periodic sequence or
- *     member whose stored values contradict its period. The loader checks
- *     period facts only against the count (README, file format), so this is
- *     off by default.
+ *   - a periodic sequence or member it accepted whose stored values
+ *     contradict the period (the independent validator refuses those too).
  * An accepted file is then served: gr_service_init over it (the rare/common
  * index of grundys_game) and a few queries through gr_api_analyze naming
  * its sections, which must answer with a JSON object and a known status.
@@ -41,10 +39,6 @@
 #include "grundy/seq.h"
 #include "tables/format.h"
 #include "tables/tables.h"
-
-#ifndef FUZZ_TABLES_STRICT_PERIODS
-#define FUZZ_TABLES_STRICT_PERIODS 0
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -142,6 +136,19 @@ static bool period_ok(uint32_t flags, uint64_t count, uint64_t pre, uint64_t per
     return per >= 1 && pre <= count && per <= count - pre;
 }
 
+/* The stored values repeat with the period they claim: g(i) = g(i - per)
+ * for pre + per <= i < count. */
+static bool keeps_period(const uint8_t *b, uint64_t off, uint64_t count, uint32_t flags, uint64_t pre,
+                         uint64_t per)
+{
+    if (!(flags & GR_TF_PERIODIC))
+        return true;
+    for (uint64_t i = pre + per; i < count; i++)
+        if (u16at(b, off + 2 * i) != u16at(b, off + 2 * (i - per)))
+            return false;
+    return true;
+}
+
 static uint16_t max_u16(const uint8_t *b, uint64_t off, uint64_t n)
 {
     uint16_t m = 0;
@@ -169,7 +176,8 @@ static bool spec_member(const uint8_t *b, const gr_tf_entry *e, uint64_t i)
         m.reserved16 || m.reserved[0] || m.reserved[1] ||
         !period_ok(m.flags, m.count, m.preperiod, m.period))
         return false;
-    return max_u16(b, family_values(e) + 2 * m.first, m.count) == m.max_value;
+    return max_u16(b, family_values(e) + 2 * m.first, m.count) == m.max_value &&
+           keeps_period(b, family_values(e) + 2 * m.first, m.count, m.flags, m.preperiod, m.period);
 }
 
 static bool spec_section(const uint8_t *b, const gr_tf_entry *e)
@@ -178,7 +186,8 @@ static bool spec_section(const uint8_t *b, const gr_tf_entry *e)
     case GR_TF_SEQUENCE:
         return e->count >= 1 && e->length % 2 == 0 && e->count == e->length / 2 &&
                period_ok(e->flags, e->count, e->preperiod, e->period) &&
-               e->max_value == max_u16(b, e->offset, e->count);
+               e->max_value == max_u16(b, e->offset, e->count) &&
+               keeps_period(b, e->offset, e->count, e->flags, e->preperiod, e->period);
     case GR_TF_FAMILY: {
         if (e->count == 0 || e->count > e->length / sizeof(gr_tf_member) || e->flags || e->preperiod ||
             e->period || e->max_value)
@@ -287,11 +296,6 @@ static void check_in_file(const void *p, uint64_t off, uint64_t bytes, size_t n)
     CHECK(q == base + off);
 }
 
-static bool strict_periods(void)
-{
-    return FUZZ_TABLES_STRICT_PERIODS != 0;
-}
-
 /* A sequence view against count values at b + off (its section's bytes):
  * same values, same facts, and gr_seq_value inside them for every n. */
 static void check_view(const gr_seq *s, const uint8_t *b, size_t n, uint64_t off, uint64_t count,
@@ -310,9 +314,8 @@ static void check_view(const gr_seq *s, const uint8_t *b, size_t n, uint64_t off
     if (s->periodic) {
         CHECK(s->preperiod == pre && s->period == per);
         CHECK(per >= 1 && pre <= count && per <= count - pre);
-        if (strict_periods())
-            for (uint64_t i = pre; i + per < count; i++)
-                CHECK(s->values[i] == s->values[i + per]);
+        for (uint64_t i = pre; i + per < count; i++)
+            CHECK(s->values[i] == s->values[i + per]);
     }
     const uint64_t probes[] = { 0, 1, count - 1, count, count + 1, 2 * count + 3, pre + per,
                                 UINT64_MAX / 2, UINT64_MAX - 1, UINT64_MAX };
