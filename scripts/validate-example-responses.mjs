@@ -20,9 +20,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import YAML from "yaml";
+
+import { rewriteRefs, specAjv } from "./openapi-ajv.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, "build", "grundy");
@@ -37,28 +37,7 @@ const exact = YAML.parse(specText, { intAsBigInt: true }); // integers exact: fo
 
 // ---- schemas ---------------------------------------------------------------
 
-const ID = "https://grundyd.invalid/openapi.yaml";
-const SCHEMA_REF = "#/components/schemas/";
-
-// OpenAPI's own keywords are annotations to a JSON Schema validator.
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
-ajv.addVocabulary(["discriminator", "xml", "externalDocs", "example"]);
-addFormats(ajv);
-
-function rewriteRefs(node) {
-    if (Array.isArray(node))
-        return node.map(rewriteRefs);
-    if (node && typeof node === "object") {
-        const out = {};
-        for (const [k, v] of Object.entries(node))
-            out[k] = k === "$ref" && typeof v === "string" && v.startsWith(SCHEMA_REF)
-                ? `${ID}#/$defs/${v.slice(SCHEMA_REF.length)}`
-                : rewriteRefs(v);
-        return out;
-    }
-    return node;
-}
-ajv.addSchema({ $id: ID, $defs: rewriteRefs(spec.components.schemas) });
+const ajv = specAjv(spec);
 
 const compiled = new Map();
 function validatorFor(schema) {

@@ -35,9 +35,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import YAML from "yaml";
+
+import { rewriteRefs, specAjv } from "./openapi-ajv.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -82,30 +82,9 @@ try {
     process.exit(2);
 }
 
-const ID = "https://grundyd.invalid/openapi.yaml";
-const SCHEMA_REF = "#/components/schemas/";
-
-// OpenAPI's own keywords are annotations to a JSON Schema validator (as in
-// scripts/validate-example-responses.mjs).
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
-ajv.addVocabulary(["discriminator", "xml", "externalDocs", "example"]);
-addFormats(ajv);
-
-function rewriteRefs(node) {
-    if (Array.isArray(node))
-        return node.map(rewriteRefs);
-    if (node && typeof node === "object") {
-        const out = {};
-        for (const [k, v] of Object.entries(node))
-            out[k] = k === "$ref" && typeof v === "string" && v.startsWith(SCHEMA_REF)
-                ? `${ID}#/$defs/${v.slice(SCHEMA_REF.length)}`
-                : rewriteRefs(v);
-        return out;
-    }
-    return node;
-}
+let ajv;
 try {
-    ajv.addSchema({ $id: ID, $defs: rewriteRefs(spec.components?.schemas ?? {}) });
+    ajv = specAjv(spec);
 } catch (e) {
     console.error(`validate-responses: the schemas of ${specFile} do not compile: ${e.message}`);
     process.exit(2);

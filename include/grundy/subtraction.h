@@ -17,6 +17,12 @@
 
 #define GR_SUBTRACTION_MAX_MOVE 65536u /* largest element of S accepted */
 
+/* A sorted copy of `moves` without repeats, into *out (malloc'd; free it)
+ * and *nout. GR_EINVAL on an empty set or a move outside
+ * [1, GR_SUBTRACTION_MAX_MOVE], GR_ENOMEM; *out is NULL on error. */
+gr_status gr_subtraction_moves_copy(const uint64_t *moves, size_t nmoves, uint64_t **out,
+                                    size_t *nout);
+
 /* Computes g until a period is certified; out->periodic is then true and
  * out->count >= preperiod + period.
  * `moves` may be in any order and may repeat; each must be in

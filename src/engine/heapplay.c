@@ -732,12 +732,6 @@ typedef struct seq_solver {
     uint64_t start, period, shift; /* v(x + period) = v(x) + shift for x >= start */
 } seq_solver;
 
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static uint64_t power_u64(uint64_t base, uint64_t e)
 {
     uint64_t r = 1;
@@ -760,19 +754,9 @@ static gr_status seq_init(seq_solver *q, const uint64_t *moves, size_t nmoves, s
 {
     memset(q, 0, sizeof *q);
     q->kind = kind;
-    if (moves == NULL || nmoves == 0)
-        return GR_EINVAL;
-    for (size_t i = 0; i < nmoves; i++)
-        if (moves[i] < 1 || moves[i] > GR_SUBTRACTION_MAX_MOVE)
-            return GR_EINVAL;
-    q->s = malloc(nmoves * sizeof *q->s);
-    if (q->s == NULL)
-        return GR_ENOMEM;
-    memcpy(q->s, moves, nmoves * sizeof *q->s);
-    qsort(q->s, nmoves, sizeof *q->s, compare_u64);
-    for (size_t i = 0; i < nmoves; i++)
-        if (q->ns == 0 || q->s[q->ns - 1] != q->s[i])
-            q->s[q->ns++] = q->s[i];
+    gr_status st = gr_subtraction_moves_copy(moves, nmoves, &q->s, &q->ns);
+    if (st != GR_OK)
+        return st;
     q->m = q->s[q->ns - 1];
     q->first_start = kind == KIND_MISERE ? 0 : q->m;
     q->top_power = power_u64(WINDOW_BASE, q->m - 1);

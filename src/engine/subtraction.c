@@ -44,25 +44,38 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Copies, validates, sorts and dedupes `moves`. GR_EINVAL on an empty set or
- * a move outside [1, GR_SUBTRACTION_MAX_MOVE]. */
-static gr_status move_set_make(const uint64_t *moves, size_t nmoves, move_set *ms)
+gr_status gr_subtraction_moves_copy(const uint64_t *moves, size_t nmoves, uint64_t **out,
+                                    size_t *nout)
 {
-    memset(ms, 0, sizeof *ms);
+    *out = NULL;
+    *nout = 0;
     if (moves == NULL || nmoves == 0)
         return GR_EINVAL;
     for (size_t i = 0; i < nmoves; i++)
         if (moves[i] < 1 || moves[i] > GR_SUBTRACTION_MAX_MOVE)
             return GR_EINVAL;
-    ms->s = malloc(nmoves * sizeof *ms->s);
-    if (ms->s == NULL)
+    uint64_t *s = malloc(nmoves * sizeof *s);
+    if (s == NULL)
         return GR_ENOMEM;
-    memcpy(ms->s, moves, nmoves * sizeof *ms->s);
-    qsort(ms->s, nmoves, sizeof *ms->s, compare_u64);
+    memcpy(s, moves, nmoves * sizeof *s);
+    qsort(s, nmoves, sizeof *s, compare_u64);
     size_t kept = 0;
     for (size_t i = 0; i < nmoves; i++)
-        if (kept == 0 || ms->s[kept - 1] != ms->s[i])
-            ms->s[kept++] = ms->s[i];
+        if (kept == 0 || s[kept - 1] != s[i])
+            s[kept++] = s[i];
+    *out = s;
+    *nout = kept;
+    return GR_OK;
+}
+
+/* The validated, sorted, deduplicated set and its largest move. */
+static gr_status move_set_make(const uint64_t *moves, size_t nmoves, move_set *ms)
+{
+    memset(ms, 0, sizeof *ms);
+    size_t kept;
+    gr_status st = gr_subtraction_moves_copy(moves, nmoves, &ms->s, &kept);
+    if (st != GR_OK)
+        return st;
     ms->count = kept;
     ms->max = ms->s[kept - 1];
     return GR_OK;
