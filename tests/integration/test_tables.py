@@ -120,6 +120,7 @@ class Daemon(harness.Daemon):
             r = conn.getresponse()
             raw = r.read()
             hdrs = {k.lower(): v for k, v in r.getheaders()}
+            harness.record_response(method, path, r.status, r.getheaders(), raw)
         finally:
             conn.close()
         try:
