@@ -5,6 +5,22 @@
 
 #include "api/games.h"
 
+/* The 422 for misere play of a game that has no misere answer, naming the
+ * games that have one, from the registry. */
+static int misere_refused(gr_query *q, const gr_game *game)
+{
+    gr_text any = { .len = 0 }, one = { .len = 0 };
+    for (size_t i = 0; i < gr_ngames; i++) {
+        gr_text *t = gr_games[i].misere_any ? &any : &one;
+        if (gr_games[i].misere)
+            gr_text_add(t, "%s%s", t->len ? ", " : "", gr_games[i].name);
+    }
+    return gr_fail(q->err, 422, "unsupported_convention", "convention",
+                   "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
+                   "hold under misere play; misere is answered for %s, and for one heap or token "
+                   "of %s. Use \"convention\": \"normal\"", game->name, any.buf, one.buf);
+}
+
 static int read_convention(gr_query *q, const gr_game *game)
 {
     const cJSON *c = gr_q_get(q, "convention");
@@ -19,11 +35,7 @@ static int read_convention(gr_query *q, const gr_game *game)
         return gr_fail(q->err, 422, "invalid_field", "convention",
                        "\"convention\" must be \"normal\" or \"misere\"");
     if (!game->misere)
-        return gr_fail(q->err, 422, "unsupported_convention", "convention",
-                       "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
-                       "hold under misere play; misere is answered for nim, and for one heap or "
-                       "token of subtraction, octal, grundys_game, graph and grid. Use "
-                       "\"convention\": \"normal\"", game->name);
+        return misere_refused(q, game);
     q->misere = true;
     return 0;
 }
