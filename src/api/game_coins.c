@@ -197,6 +197,10 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
         v[i] = gr_coins_value(rule, p->heads[i]);
         x ^= v[i];
         cJSON *c = gr_ans_component(q);
+        if (!c) {
+            free(v);
+            return -1;
+        }
         gr_json_add_u64(c, "position", p->heads[i]);
         gr_json_add_u64(c, "grundy", v[i]);
     }

@@ -159,12 +159,8 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     if (s != GR_OK)
         return gr_fail_engine(q->err, s, "piles[0]", "the outcome of this heap");
     q->ans.winner = win ? "first" : "second";
-    if (gr_ans_components(q))
+    if (gr_pile_components(q, piles, 1, NULL))
         return -1;
-    cJSON *comp = gr_ans_component(q);
-    gr_json_add_u64(comp, "pile", 0);
-    gr_json_add_u64(comp, "size", piles[0]);
-    cJSON_AddNullToObject(comp, "grundy");
     gr_text_add(&q->ans.explanation, "Subtraction game with S = the %s. Heap %" PRIu64 " is past the "
                 "precomputed Grundy values, so it is decided from the precomputed win/loss table: "
                 "it is %s.", gr_rule_name(c->rule), piles[0], win ? "a win for the player to move "
