@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Counts individual test cases from meson's testlog.json: TAP "ok"/"not ok"
-lines of each test, or the test itself when it printed no TAP.
+lines of each test, or the test itself when it printed no TAP. A file named
+*.tap is counted as one TAP stream (the stages that run outside meson: the
+container build, the manifests, the browser tests); a plan line "1..N" with
+fewer results than N counts the missing ones as failed.
 
-    count-tests.py [LABEL=]testlog.json ...
+    count-tests.py [LABEL=]testlog.json|stage.tap ...
 
 With one log and no label, prints the closing line "N passed, N failed".
 Otherwise prints "LABEL: N passed, N failed" per log (a missing log, from a
@@ -43,6 +46,25 @@ def count(path):
     return passed, failed, skipped
 
 
+def count_tap(path):
+    """(passed, failed, skipped) of one TAP file."""
+    with open(path, encoding="utf-8") as tap:
+        text = tap.read()
+    passed = failed = skipped = 0
+    for verdict, rest in re.findall(r"^(not ok|ok)\b(.*)$", text, re.M):
+        if "# SKIP" in rest.upper():
+            skipped += 1
+        elif verdict == "ok":
+            passed += 1
+        else:
+            failed += 1
+    plan = re.search(r"^1\.\.(\d+)", text, re.M)
+    missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 0
+    if not plan:
+        missing = 1  # no plan: the stage stopped before it finished
+    return passed, failed + max(missing, 0), skipped
+
+
 def line(passed, failed, skipped):
     return f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
 
@@ -55,7 +77,7 @@ def main(args):
     width = max(len(label or path) for label, path in runs)
     for label, path in runs:
         if os.path.exists(path):
-            c = count(path)
+            c = count_tap(path) if path.endswith(".tap") else count(path)
             text = line(*c)
         else:
             c = (0, 1, 0)
