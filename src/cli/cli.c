@@ -11,6 +11,7 @@
 #include "api/batch.h"
 #include "api/catalog.h"
 #include "api/seq_cache.h"
+#include "cli/healthcheck.h"
 #include "tables/build.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
@@ -36,12 +37,18 @@ static void usage(FILE *to)
             "                         [--wythoff N] [--divisor N] [--quiet]\n"
             "                                        compute the table file, written atomically\n"
             "  grundy tables info FILE               validate a table file and list its sections\n"
+            "  grundy healthcheck [--host ADDR] [--port N] [--path /PATH] [--timeout S]\n"
+            "                                        GET /healthz (or PATH) from a running grundyd;\n"
+            "                                        exit 0 only on 200 within S seconds (default 2);\n"
+            "                                        ADDR and N default to $GRUNDYD_HOST, $GRUNDYD_PORT\n"
+            "                                        (a wildcard address is probed on loopback)\n"
             "  grundy --help\n\n"
             "Queries are described in the README and openapi.yaml. `query` and `batch` use\n"
             "the table file the daemon would (--tables, $GRUNDYD_TABLES, beside the\n"
             "executable, or the installed one) when it exists, and compute on demand otherwise.\n"
             "Exit status: 0 success (for query and batch: every query answered); 1 some query\n"
-            "got an error, the input could not be read, or a table file is bad; 2 misuse.\n");
+            "got an error, the input could not be read, or a table file is bad (healthcheck:\n"
+            "no 200 in time); 2 misuse.\n");
 }
 
 #define CLI_CHUNK ((size_t)1 << 16) /* bytes read from the input at a time */
@@ -391,6 +398,8 @@ int gr_cli_main(int argc, char **argv)
         return cmd_tables_build(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "tables") == 0 && strcmp(argv[2], "info") == 0)
         return cmd_tables_info(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "healthcheck") == 0)
+        return gr_cli_healthcheck(argc, argv);
     usage(stderr);
     return 2;
 }
