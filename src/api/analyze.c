@@ -96,6 +96,8 @@ static int reject_duplicates(gr_query *q)
 static int read_game(gr_query *q, const gr_game **out)
 {
     const cJSON *g = gr_q_get(q, "game");
+    if (g && cJSON_IsString(g) && (*out = gr_game_find(g->valuestring)) != NULL)
+        return 0;
     gr_text names = { .len = 0 };
     gr_game_names(&names);
     if (!g)
@@ -103,9 +105,6 @@ static int read_game(gr_query *q, const gr_game **out)
                        "the field \"game\" is required: one of %s", names.buf);
     if (!cJSON_IsString(g))
         return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
-    *out = gr_game_find(g->valuestring);
-    if (*out)
-        return 0;
     char name[48];
     gr_printable(g->valuestring, name, sizeof name);
     return gr_fail(q->err, 422, "unknown_game", "game", "unknown game \"%s\"; use one of %s", name,
@@ -120,46 +119,63 @@ static void free_answer(gr_answer *a)
     memset(a, 0, sizeof *a);
 }
 
-static cJSON *take_or_null(cJSON **item)
+static void put_member(gr_buf *b, const char *key, const cJSON *item)
 {
-    cJSON *v = *item ? *item : cJSON_CreateNull();
-    *item = NULL;
-    return v;
+    gr_buf_put(b, ",\"", 2);
+    gr_buf_str(b, key);
+    gr_buf_put(b, "\":", 2);
+    if (item)
+        gr_buf_json(b, item);
+    else
+        gr_buf_put(b, "null", 4);
 }
 
-/* Moves the answer into a response object in the contract's key order. */
-static char *render(gr_query *q, const gr_game *game)
+/* Writes the answer in the contract's key order. */
+static char *render(gr_query *q, const gr_game *game, size_t *len)
 {
     gr_answer *a = &q->ans;
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return NULL;
-    cJSON_AddStringToObject(root, "game", game->name);
-    cJSON_AddStringToObject(root, "convention", q->misere ? "misere" : "normal");
-    if (q->compound != GR_DISJUNCTIVE)
-        cJSON_AddStringToObject(root, "compound", gr_compound_name(q->compound));
-    cJSON_AddStringToObject(root, "winner", a->winner);
+    gr_buf b = { 0 };
+    gr_buf_str(&b, "{\"game\":");
+    gr_buf_json_string(&b, game->name);
+    gr_buf_str(&b, q->misere ? ",\"convention\":\"misere\"" : ",\"convention\":\"normal\"");
+    if (q->compound != GR_DISJUNCTIVE) {
+        gr_buf_str(&b, ",\"compound\":");
+        gr_buf_json_string(&b, gr_compound_name(q->compound));
+    }
+    gr_buf_str(&b, ",\"winner\":");
+    gr_buf_json_string(&b, a->winner);
+    gr_buf_str(&b, ",\"grundy\":");
     if (a->grundy_known)
-        gr_json_add_u64(root, "grundy", a->grundy);
+        gr_buf_u64(&b, a->grundy);
     else
-        cJSON_AddNullToObject(root, "grundy");
-    if (a->has_value)
-        gr_json_add_i128(root, "value", a->value);
-    cJSON_AddItemToObject(root, "components",
-                          a->components ? take_or_null(&a->components) : cJSON_CreateArray());
-    cJSON_AddItemToObject(root, "move", take_or_null(&a->move));
-    cJSON_AddItemToObject(root, "next", take_or_null(&a->next));
-    cJSON_AddStringToObject(root, "explanation", a->explanation.buf);
-    char *text = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
-    return text;
+        gr_buf_put(&b, "null", 4);
+    if (a->has_value) {
+        char v[48];
+        gr_json_format_i128(a->value, v);
+        gr_buf_str(&b, ",\"value\":");
+        gr_buf_str(&b, v);
+    }
+    if (a->components)
+        put_member(&b, "components", a->components);
+    else
+        gr_buf_str(&b, ",\"components\":[]");
+    put_member(&b, "move", a->move);
+    put_member(&b, "next", a->next);
+    gr_buf_str(&b, ",\"explanation\":");
+    gr_buf_json_string(&b, a->explanation.buf);
+    gr_buf_put(&b, "}", 1);
+    if (b.oom) {
+        gr_mem_free(b.data);
+        return NULL;
+    }
+    *len = b.len;
+    return b.data;
 }
 
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
 {
     out->status = e->status;
-    out->body = gr_error_json(e);
-    out->len = out->body ? strlen(out->body) : 0;
+    out->body = gr_error_json(e, &out->len);
 }
 
 static int answer_query(gr_query *q, const gr_game **game)
@@ -191,8 +207,7 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     *budget = q.budget;
     if (rc == 0) {
         out->status = 200;
-        out->body = render(&q, game);
-        out->len = out->body ? strlen(out->body) : 0;
+        out->body = render(&q, game, &out->len);
     }
     free_answer(&q.ans);
     if (rc == 0 && !out->body)

@@ -9,7 +9,7 @@
 
 typedef struct gr_reply {
     int status;  /* HTTP status */
-    char *body;  /* malloc'd JSON, or NULL when even the error could not be rendered */
+    char *body;  /* JSON from gr_mem_alloc (gr_mem_free), or NULL when even the error could not be rendered */
     size_t len;
 } gr_reply;
 

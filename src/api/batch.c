@@ -1,5 +1,7 @@
 #include "api/batch.h"
 
+#include "api/mem.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +200,7 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
     bool first = true;
     cJSON_ArrayForEach(q, qs) {
         gr_reply r;
+        bool scoped = gr_mem_begin(); /* each answer's scratch memory, released once copied */
         run_node(svc, run, doc, q, &r);
         if (!first)
             sb_add(b, ",", 1);
@@ -206,7 +209,9 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
             sb_add(b, r.body, r.len);
         else
             sb_add(b, oom_body, sizeof oom_body - 1);
-        free(r.body);
+        gr_mem_free(r.body);
+        if (scoped)
+            gr_mem_end();
     }
 }
 

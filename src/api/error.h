@@ -4,6 +4,8 @@
 #ifndef GRUNDY_API_ERROR_H
 #define GRUNDY_API_ERROR_H
 
+#include <stddef.h>
+
 #include "grundy/status.h"
 
 typedef struct gr_api_error {
@@ -21,8 +23,9 @@ int gr_fail(gr_api_error *e, int status, const char *code, const char *field,
  * names the computation for the message ("the period of subtraction set"). */
 int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *what);
 
-/* The error body as a malloc'd JSON string, or NULL on allocation failure. */
-char *gr_error_json(const gr_api_error *e);
+/* The error body as a JSON string from gr_mem_alloc (its length in *len),
+ * or NULL on allocation failure. */
+char *gr_error_json(const gr_api_error *e, size_t *len);
 
 /* Copies printable ASCII of `text` into `out` (size n), eliding the rest, so
  * client text can be quoted in messages safely. */

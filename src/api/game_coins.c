@@ -233,7 +233,7 @@ int gr_analyze_coins(gr_query *q)
     coins_pos p = { 0 };
     size_t which = 0;
     int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_answer(q, &p, which);
-    free(p.heads);
+    gr_mem_free(p.heads);
     free(p.sorted);
     return rc;
 }

@@ -54,11 +54,11 @@ static int read_edges_and_tokens(gr_query *q, graph_input *in)
         return -1;
     in->ids = malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->ids);
     if (!in->ids) {
-        free(tokens);
+        gr_mem_free(tokens);
         return gr_oom(q);
     }
     memcpy(in->ids + 2 * in->nedges, tokens, in->ntokens * sizeof *tokens);
-    free(tokens);
+    gr_mem_free(tokens);
     size_t i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, edges) {

@@ -165,8 +165,8 @@ int gr_analyze_subtraction(gr_query *q)
     }
     gr_seq_ref_release(&ctx.ref);
 out:
-    free(moves);
-    free(piles);
+    gr_mem_free(moves);
+    gr_mem_free(piles);
     return rc;
 }
 
@@ -289,7 +289,7 @@ int gr_analyze_octal(gr_query *q)
         snprintf(name, sizeof name, "octal game %s", code);
         gr_heap_game game = gr_heap_game_octal(&ctx.code);
         int rc = gr_heap_misere_single(q, piles, npiles, heap_game_misere, &game, name);
-        free(piles);
+        gr_mem_free(piles);
         return rc;
     }
     uint64_t need = gr_max_u64(piles, npiles);
@@ -308,7 +308,7 @@ int gr_analyze_octal(gr_query *q)
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_ref_release(&ctx.ref);
-    free(piles);
+    gr_mem_free(piles);
     return rc;
 }
 
@@ -378,7 +378,7 @@ int gr_analyze_grundys_game(gr_query *q)
     if (q->misere) {
         gr_heap_game game = gr_heap_game_grundys();
         int rc = gr_heap_misere_single(q, piles, npiles, heap_game_misere, &game, "Grundy's game");
-        free(piles);
+        gr_mem_free(piles);
         return rc;
     }
     uint64_t need = gr_max_u64(piles, npiles);
@@ -386,7 +386,7 @@ int gr_analyze_grundys_game(gr_query *q)
     grundys_ctx ctx = { .rare = NULL };
     gr_status s = grundys_values(q, need, &ctx);
     if (s == GR_EBOUND) {
-        free(piles);
+        gr_mem_free(piles);
         return -1;
     }
     if (s != GR_OK) {
@@ -398,6 +398,6 @@ int gr_analyze_grundys_game(gr_query *q)
         rc = gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_free(&ctx.seq);
-    free(piles);
+    gr_mem_free(piles);
     return rc;
 }

@@ -88,6 +88,6 @@ int gr_analyze_nim(gr_query *q)
                                 .name = "Nim: a pile's Grundy value is its size", .remote = nim_remote };
         rc = gr_heap_sum(q, piles, n, &rules);
     }
-    free(piles);
+    gr_mem_free(piles);
     return rc;
 }

@@ -186,7 +186,7 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
         char name[64];
         snprintf(name, sizeof name, "subtraction game with S = the %s", gr_rule_name(c.rule));
         int rc = gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
-        free(piles);
+        gr_mem_free(piles);
         return rc;
     }
     uint64_t need = gr_max_u64(piles, n);
@@ -205,6 +205,6 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
     }
     gr_seq_free(&c.grundy);
     gr_outcome_bits_free(&c.outcome);
-    free(piles);
+    gr_mem_free(piles);
     return rc;
 }

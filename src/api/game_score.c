@@ -270,6 +270,6 @@ int gr_analyze_can_i_win(gr_query *q)
         if (pick)
             rc = can_i_win_move(q, used, nused, pick);
     }
-    free(used);
+    gr_mem_free(used);
     return rc;
 }

@@ -118,6 +118,6 @@ int gr_analyze_staircase(gr_query *q)
         if (win)
             rc = stair_move(q, stairs, n, &m);
     }
-    free(stairs);
+    gr_mem_free(stairs);
     return rc;
 }

@@ -55,7 +55,7 @@ int gr_analyze_wythoff(gr_query *q)
         return -1;
     int rc = 0;
     uint64_t p[2] = { piles[0], n == 2 ? piles[1] : 0 };
-    free(piles);
+    gr_mem_free(piles);
     if (n != 2)
         return gr_fail(q->err, 422, "invalid_field", "piles", "wythoff takes exactly two piles");
     if (wythoff_grundy(q, p))

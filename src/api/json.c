@@ -1,5 +1,7 @@
 #include "api/json.h"
 
+#include "api/mem.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -117,7 +119,7 @@ static int record_number(scanner *sc, size_t start, size_t end)
 {
     if (sc->nnums == sc->cap) {
         size_t cap = sc->cap ? sc->cap * 2 : 16;
-        gr_json_literal *n = realloc(sc->nums, cap * sizeof *n);
+        gr_json_literal *n = gr_mem_realloc(sc->nums, cap * sizeof *n);
         if (!n)
             return gr_fail(sc->e, 503, "overloaded", "", "out of memory reading the body; retry later");
         sc->nums = n;
@@ -271,7 +273,7 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
     if (len > UINT32_MAX)
         return gr_fail(e, 413, "body_too_large", "", "the body is larger than 4 GiB");
     scanner sc = { .s = body, .len = len, .e = e };
-    sc.copy = malloc(len + 1);
+    sc.copy = gr_mem_alloc(len + 1);
     if (!sc.copy)
         return gr_fail(e, 503, "overloaded", "", "out of memory reading the body; retry later");
     memcpy(sc.copy, body, len);
@@ -285,9 +287,9 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
         if (!doc->root)
             rc = gr_fail(e, 503, "overloaded", "", "out of memory parsing the body; retry later");
     }
-    free(sc.copy);
+    gr_mem_free(sc.copy);
     if (rc != 0) {
-        free(sc.nums);
+        gr_mem_free(sc.nums);
         return -1;
     }
     size_t next = 0;
@@ -301,7 +303,7 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
 void gr_json_free(gr_json_doc *doc)
 {
     cJSON_Delete(doc->root);
-    free(doc->numbers);
+    gr_mem_free(doc->numbers);
     memset(doc, 0, sizeof *doc);
 }
 
@@ -321,7 +323,14 @@ int gr_json_duplicate_member(const cJSON *obj, const char **name)
         n++;
     if (n < 2)
         return 0;
-    const char **names = malloc(n * sizeof *names);
+    if (n <= 16) { /* a query's few members: pairwise, without sorting */
+        for (const cJSON *a = obj->child; a && !*name; a = a->next)
+            for (const cJSON *b = a->next; b && !*name; b = b->next)
+                if (strcmp(a->string, b->string) == 0)
+                    *name = b->string;
+        return *name ? 1 : 0;
+    }
+    const char **names = gr_mem_alloc(n * sizeof *names);
     if (!names)
         return -1;
     cJSON_ArrayForEach(m, obj)
@@ -330,7 +339,7 @@ int gr_json_duplicate_member(const cJSON *obj, const char **name)
     for (size_t i = 1; i < n && !*name; i++)
         if (strcmp(names[i - 1], names[i]) == 0)
             *name = names[i];
-    free(names);
+    gr_mem_free(names);
     return *name ? 1 : 0;
 }
 
@@ -428,7 +437,21 @@ int gr_json_i64(const gr_json_doc *doc, const cJSON *node, const char *field,
 
 /* ---- exact integers out ------------------------------------------------ */
 
-static void format_i128(gr_json_i128 v, char buf[48])
+size_t gr_u64_digits(uint64_t v, char out[20])
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+
+void gr_json_format_i128(gr_json_i128 v, char buf[48])
 {
     char tmp[48];
     size_t n = 0;
@@ -448,28 +471,28 @@ static void format_i128(gr_json_i128 v, char buf[48])
 cJSON *gr_json_i128_item(gr_json_i128 v)
 {
     char buf[48];
-    format_i128(v, buf);
+    gr_json_format_i128(v, buf);
     return cJSON_CreateRaw(buf);
 }
 
 cJSON *gr_json_add_i128(cJSON *obj, const char *key, gr_json_i128 v)
 {
     char buf[48];
-    format_i128(v, buf);
+    gr_json_format_i128(v, buf);
     return cJSON_AddRawToObject(obj, key, buf);
 }
 
 cJSON *gr_json_u64_item(uint64_t v)
 {
     char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    buf[gr_u64_digits(v, buf)] = '\0';
     return cJSON_CreateRaw(buf);
 }
 
 cJSON *gr_json_add_u64(cJSON *obj, const char *key, uint64_t v)
 {
     char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    buf[gr_u64_digits(v, buf)] = '\0';
     return cJSON_AddRawToObject(obj, key, buf);
 }
 
@@ -485,4 +508,134 @@ cJSON *gr_json_u64_array(const uint64_t *v, size_t n)
         cJSON_AddItemToArray(arr, item);
     }
     return arr;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static bool buf_reserve(gr_buf *b, size_t n)
+{
+    if (b->oom)
+        return false;
+    if (b->len + n + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *d = gr_mem_realloc(b->data, cap);
+    if (!d) {
+        b->oom = true;
+        return false;
+    }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void gr_buf_put(gr_buf *b, const char *s, size_t n)
+{
+    if (!buf_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void gr_buf_str(gr_buf *b, const char *s)
+{
+    gr_buf_put(b, s, strlen(s));
+}
+
+void gr_buf_u64(gr_buf *b, uint64_t v)
+{
+    char d[20];
+    gr_buf_put(b, d, gr_u64_digits(v, d));
+}
+
+/* cJSON's escapes: the two-character forms where JSON has one, \u00XX for
+ * other control characters, every other byte (UTF-8 included) as it is. */
+void gr_buf_json_string(gr_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    gr_buf_put(b, "\"", 1);
+    const char *run = s;
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        unsigned char c = *p;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        gr_buf_put(b, run, (size_t)((const char *)p - run));
+        if (c == '\0')
+            break;
+        char esc[6] = { '\\', 0 };
+        size_t n = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
+        }
+        gr_buf_put(b, esc, n);
+        run = (const char *)p + 1;
+    }
+    gr_buf_put(b, "\"", 1);
+}
+
+static void buf_members(gr_buf *b, const cJSON *item, bool named)
+{
+    for (const cJSON *c = item->child; c; c = c->next) {
+        if (c != item->child)
+            gr_buf_put(b, ",", 1);
+        if (named) {
+            gr_buf_json_string(b, c->string ? c->string : "");
+            gr_buf_put(b, ":", 1);
+        }
+        gr_buf_json(b, c);
+    }
+}
+
+void gr_buf_json(gr_buf *b, const cJSON *item)
+{
+    switch (item->type & 0xFF) {
+    case cJSON_NULL:
+        gr_buf_put(b, "null", 4);
+        return;
+    case cJSON_True:
+        gr_buf_put(b, "true", 4);
+        return;
+    case cJSON_False:
+        gr_buf_put(b, "false", 5);
+        return;
+    case cJSON_Raw:
+        gr_buf_str(b, item->valuestring ? item->valuestring : "");
+        return;
+    case cJSON_String:
+        gr_buf_json_string(b, item->valuestring ? item->valuestring : "");
+        return;
+    case cJSON_Array:
+        gr_buf_put(b, "[", 1);
+        buf_members(b, item, false);
+        gr_buf_put(b, "]", 1);
+        return;
+    case cJSON_Object:
+        gr_buf_put(b, "{", 1);
+        buf_members(b, item, true);
+        gr_buf_put(b, "}", 1);
+        return;
+    default: { /* numbers: no answer holds one; cJSON's own printer keeps them identical */
+        char *text = cJSON_PrintUnformatted(item);
+        if (!text) {
+            b->oom = true;
+            return;
+        }
+        gr_buf_str(b, text);
+        cJSON_free(text);
+    }
+    }
 }

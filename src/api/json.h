@@ -10,6 +10,7 @@
 #define GRUNDY_API_JSON_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,15 +54,34 @@ int gr_json_u64(const gr_json_doc *doc, const cJSON *node, const char *field,
 int gr_json_i64(const gr_json_doc *doc, const cJSON *node, const char *field,
                 int64_t *out, gr_api_error *e);
 
+/* Writes v in decimal to out (no terminator); returns the digit count. */
+size_t gr_u64_digits(uint64_t v, char out[20]);
+
 /* Output: integers as raw JSON numbers with every digit. NULL on allocation
  * failure (cJSON's own convention). */
 cJSON *gr_json_u64_item(uint64_t v);
 cJSON *gr_json_add_u64(cJSON *obj, const char *key, uint64_t v);
 cJSON *gr_json_u64_array(const uint64_t *v, size_t n);
 
+/* A growing text buffer for output, from gr_mem_alloc, always terminated.
+ * A failed growth sets oom and drops the rest; check it once at the end. */
+typedef struct gr_buf {
+    char *data;
+    size_t len, cap;
+    bool oom;
+} gr_buf;
+
+void gr_buf_put(gr_buf *b, const char *s, size_t n);
+void gr_buf_str(gr_buf *b, const char *s);          /* s as it is */
+void gr_buf_json_string(gr_buf *b, const char *s);  /* s quoted and escaped as JSON */
+void gr_buf_u64(gr_buf *b, uint64_t v);
+/* Appends `item` as compact JSON, as cJSON_PrintUnformatted would print it. */
+void gr_buf_json(gr_buf *b, const cJSON *item);
+
 /* Signed 128-bit values (score sums) as raw JSON numbers. */
 __extension__ typedef __int128 gr_json_i128;
 cJSON *gr_json_i128_item(gr_json_i128 v);
+void gr_json_format_i128(gr_json_i128 v, char buf[48]); /* terminated */
 cJSON *gr_json_add_i128(cJSON *obj, const char *key, gr_json_i128 v);
 
 #endif

@@ -1,6 +1,7 @@
 #include "api/query.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,110 @@ void gr_limits_default(gr_limits *l)
     l->max_line = UINT64_C(1) << 20;
 }
 
+/* Appends what fits; on overflow ends the text with "..." and returns false. */
+static bool text_put(gr_text *t, const char *s, size_t n)
+{
+    size_t room = sizeof t->buf - 1 - t->len;
+    if (n <= room) {
+        memcpy(t->buf + t->len, s, n);
+        t->len += n;
+        t->buf[t->len] = '\0';
+        return true;
+    }
+    memcpy(t->buf + t->len, s, room);
+    t->len = sizeof t->buf - 1;
+    memcpy(t->buf + t->len - 3, "...", 3);
+    t->buf[t->len] = '\0';
+    return false;
+}
+
+static bool text_put_i64(gr_text *t, int64_t v)
+{
+    char buf[21];
+    size_t n = 0;
+    if (v < 0)
+        buf[n++] = '-';
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    n += gr_u64_digits(m, buf + n);
+    return text_put(t, buf, n);
+}
+
+/* The conversion at fmt (just past '%') when it is one the fast formatter
+ * handles: %s, %c, %%, and d/u with no flags, width or precision and an
+ * optional l, ll or z. Returns its length past the '%', or 0. */
+static size_t fast_spec(const char *fmt, char *conv, int *lng)
+{
+    size_t i = 0;
+    *lng = 0;
+    if (fmt[0] == 'l' && fmt[1] == 'l')
+        i = 2, *lng = 2;
+    else if (fmt[0] == 'l' || fmt[0] == 'z')
+        i = 1, *lng = fmt[0] == 'z' ? 3 : 1;
+    char c = fmt[i];
+    if (c == 'd' || c == 'u' || ((c == 's' || c == 'c' || c == '%') && i == 0)) {
+        *conv = c;
+        return i + 1;
+    }
+    return 0;
+}
+
+static bool fast_format_ok(const char *fmt)
+{
+    char conv;
+    int lng;
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
+        size_t k = fast_spec(p + 1, &conv, &lng);
+        if (!k)
+            return false;
+        p += 1 + k;
+    }
+    return true;
+}
+
+static bool fast_put_arg(gr_text *t, char conv, int lng, va_list *ap)
+{
+    char c;
+    const char *s;
+    switch (conv) {
+    case '%':
+        return text_put(t, "%", 1);
+    case 'c':
+        c = (char)va_arg(*ap, int);
+        return text_put(t, &c, 1);
+    case 's':
+        s = va_arg(*ap, const char *);
+        return text_put(t, s ? s : "(null)", s ? strlen(s) : 6);
+    case 'd':
+        return text_put_i64(t, lng == 2 ? va_arg(*ap, long long) : lng == 1 ? va_arg(*ap, long)
+                               : lng == 3 ? (int64_t)va_arg(*ap, ptrdiff_t) : va_arg(*ap, int));
+    default: {
+        uint64_t v = lng == 2 ? va_arg(*ap, unsigned long long) : lng == 1 ? va_arg(*ap, unsigned long)
+                     : lng == 3 ? va_arg(*ap, size_t) : va_arg(*ap, unsigned);
+        char buf[20];
+        return text_put(t, buf, gr_u64_digits(v, buf));
+    }
+    }
+}
+
+/* Explanations are built on every answer, so the common conversions are
+ * formatted here rather than by vsnprintf, whose set-up costs more than the
+ * text; any other conversion goes to vsnprintf. */
+static void fast_format(gr_text *t, const char *fmt, va_list *ap)
+{
+    while (*fmt) {
+        const char *pct = strchr(fmt, '%');
+        size_t lit = pct ? (size_t)(pct - fmt) : strlen(fmt);
+        if (!text_put(t, fmt, lit) || !pct)
+            return;
+        char conv;
+        int lng;
+        size_t k = fast_spec(pct + 1, &conv, &lng);
+        if (!fast_put_arg(t, conv, lng, ap))
+            return;
+        fmt = pct + 1 + k;
+    }
+}
+
 void gr_text_add(gr_text *t, const char *fmt, ...)
 {
     size_t room = sizeof t->buf - t->len;
@@ -29,6 +134,11 @@ void gr_text_add(gr_text *t, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
+    if (fast_format_ok(fmt)) {
+        fast_format(t, fmt, &ap);
+        va_end(ap);
+        return;
+    }
     int n = vsnprintf(t->buf + t->len, room, fmt, ap);
     va_end(ap);
     if (n < 0)
@@ -83,16 +193,18 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
         return gr_fail(q->err, 422, "too_many", name,
                        "\"%s\" has %zu entries; the limit is %llu", name, count,
                        (unsigned long long)max);
-    uint64_t *v = malloc((count ? count : 1) * sizeof *v);
+    uint64_t *v = gr_mem_alloc((count ? count : 1) * sizeof *v);
     if (!v)
         return gr_oom(q);
     size_t i = 0;
     const cJSON *item;
+    gr_api_error quiet;
     cJSON_ArrayForEach(item, arr) {
-        char field[64];
-        snprintf(field, sizeof field, "%s[%zu]", name, i);
-        if (gr_q_u64_at(q, item, field, &v[i]) != 0) {
-            free(v);
+        if (gr_json_u64(q->doc, item, name, &v[i], &quiet) != 0) {
+            char field[64]; /* named only on failure: this loop runs for every pile */
+            snprintf(field, sizeof field, "%s[%zu]", name, i);
+            gr_q_u64_at(q, item, field, &v[i]);
+            gr_mem_free(v);
             return -1;
         }
         i++;

@@ -10,6 +10,7 @@
 
 #include "api/error.h"
 #include "api/json.h"
+#include "api/mem.h"
 #include "grundy/budget.h"
 #include "grundy/octal.h"
 
@@ -111,8 +112,8 @@ const cJSON *gr_q_get(const gr_query *q, const char *name);
 /* Integer member: required when `dflt` is NULL, else *dflt when absent. */
 int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out);
 
-/* Integer array member, 1..max entries unless allow_empty; *out is malloc'd
- * (free it), entries read exactly and named "name[i]" in errors. */
+/* Integer array member, 1..max entries unless allow_empty; *out is from
+ * gr_mem_alloc (free it with gr_mem_free), entries read exactly and named "name[i]" in errors. */
 int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
                   uint64_t **out, size_t *n);
 

@@ -1,11 +1,13 @@
 #include <string.h>
 
 #include "api/query.h"
+#include "api/mem.h"
 #include "api/seq_cache.h"
 #include "tables/tables.h"
 
 int gr_service_init(gr_service *svc, const gr_tables *tables, size_t cache_bytes)
 {
+    gr_mem_hook_cjson(); /* before any thread answers */
     memset(svc, 0, sizeof *svc);
     gr_limits_default(&svc->limits);
     svc->tables = tables;

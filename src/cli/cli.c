@@ -71,7 +71,7 @@ static int answer_one(const gr_service *svc, const char *text, size_t len, FILE 
     gr_reply r;
     gr_api_analyze(svc, text, len, &r);
     int failed = print_reply(out, &r);
-    free(r.body);
+    gr_mem_free(r.body);
     return failed;
 }
 
@@ -91,12 +91,15 @@ static int answer_line(const gr_service *svc, gr_line_kind k, const char *line, 
     if (k == GR_LINE_OK && skip_blank && blank(line, len))
         return 0;
     gr_reply r;
+    bool scoped = gr_mem_begin(); /* the line's scratch memory, released once printed */
     if (k == GR_LINE_TOO_LONG)
         gr_api_line_too_long(svc, &r);
     else
         gr_api_batch_line(svc, line, len, &r);
     int failed = print_reply(out, &r);
-    free(r.body);
+    gr_mem_free(r.body);
+    if (scoped)
+        gr_mem_end();
     return failed;
 }
 
@@ -258,7 +261,7 @@ static int answer_json_batch(const gr_service *svc, FILE *in, FILE *out)
     gr_api_batch(svc, body, len, &r, &stats);
     free(body);
     int failed = print_reply(out, &r) || stats.errors;
-    free(r.body);
+    gr_mem_free(r.body);
     return failed;
 }
 

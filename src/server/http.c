@@ -29,6 +29,7 @@
 #include "api/batch.h"
 #include "api/catalog.h"
 #include "api/games.h"
+#include "api/mem.h"
 #include "api/seq_cache.h"
 #include "server/http_stream.h"
 #include "server/log.h"
@@ -90,7 +91,10 @@ typedef struct server_state {
 
 typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
 
-/* Per-request state, created on the first call of the access handler. */
+/* Per-request state. One lives as long as its connection (made when the
+ * connection opens) and is reset for each request on it, keeping its body
+ * and reply buffers, so that a keep-alive client's requests need no heap
+ * allocation of ours. */
 /* A reply decided from the request line alone, sent once the body (if any)
  * has been read: answering earlier makes libmicrohttpd close the connection,
  * and a browser would then pay a new one for every preflight. */
@@ -104,6 +108,8 @@ typedef struct request {
     early_reply early;
     char *body;
     size_t len, cap;
+    char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
+    size_t out_cap;
     bool too_large;
     bool answered;     /* a reply was queued, or the request was handed on */
     bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
@@ -203,6 +209,38 @@ static enum MHD_Result send_reply(request *rq, gr_reply *r, const char *allow)
         free(r->body);
     r->body = NULL;
     return queue(rq, r->status, resp, "application/json", allow);
+}
+
+/* Buffers a connection keeps between requests; larger ones are released
+ * when the request ends, so idle connections hold little memory. */
+#define KEEP_BUFFER_MAX 16384
+
+/* Copies the reply into the connection's own buffer; false when memory runs out. */
+static bool keep_reply(request *rq, const gr_reply *r)
+{
+    if (!r->body)
+        return false;
+    if (r->len > rq->out_cap) {
+        size_t cap = r->len < 1024 ? 1024 : r->len;
+        char *b = malloc(cap);
+        if (!b)
+            return false;
+        free(rq->out);
+        rq->out = b;
+        rq->out_cap = cap;
+    }
+    memcpy(rq->out, r->body, r->len);
+    return true;
+}
+
+/* Sends the reply keep_reply stored. The buffer outlives the response:
+ * the connection's next request, the only one to reuse it, starts after
+ * this response has been sent. */
+static enum MHD_Result send_kept(request *rq, int status, size_t len)
+{
+    rq->bytes = len;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, rq->out, MHD_RESPMEM_PERSISTENT);
+    return queue(rq, status, resp, "application/json", NULL);
 }
 
 static enum MHD_Result send_error(request *rq, int status, const char *code, const char *allow,
@@ -376,12 +414,41 @@ static void append_body(request *rq, const char *data, size_t n)
     rq->len += n;
 }
 
+/* Ends what the last request on this connection held and clears its state,
+ * keeping the buffers (trimmed to KEEP_BUFFER_MAX). */
+static void request_reset(request *rq)
+{
+    gr_snapshot_release(rq->snap);
+    gr_stream_release(rq->stream);
+    free(rq->reply.body);
+    char *body = rq->body, *out = rq->out;
+    size_t cap = rq->cap, out_cap = rq->out_cap;
+    if (cap > KEEP_BUFFER_MAX) {
+        free(body);
+        body = NULL;
+        cap = 0;
+    }
+    if (out_cap > KEEP_BUFFER_MAX) {
+        free(out);
+        out = NULL;
+        out_cap = 0;
+    }
+    memset(rq, 0, sizeof *rq);
+    atomic_init(&rq->state, RQ_READING);
+    rq->body = body;
+    rq->cap = cap;
+    rq->out = out;
+    rq->out_cap = out_cap;
+}
+
 static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
-    request *rq = calloc(1, sizeof *rq);
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    request *rq = ci ? ci->socket_context : NULL;
     if (!rq)
-        return MHD_NO;
+        return MHD_NO; /* its allocation failed when the connection opened */
+    request_reset(rq);
     rq->st = st;
     rq->conn = conn;
     clock_gettime(CLOCK_MONOTONIC, &rq->start);
@@ -448,22 +515,28 @@ static enum MHD_Result answer_analyze(request *rq)
     const gr_service *svc = &rq->snap->svc;
     if (rq->len > INLINE_BODY_MAX)
         return offload(rq, analyze_job);
+    bool scoped = gr_mem_begin();
     gr_json_doc doc;
     gr_api_error err = { 0 };
     gr_reply r;
+    bool done = true;
     if (gr_json_parse(rq->body ? rq->body : "", rq->len, &doc, &err) != 0) {
         gr_api_error_reply(&err, &r);
-        return send_reply(rq, &r, NULL);
+    } else {
+        rq->game = game_of(doc.root);
+        uint64_t inline_budget = rq->st->cfg->inline_budget;
+        gr_budget b = gr_budget_make(inline_budget < svc->limits.budget ? inline_budget : svc->limits.budget);
+        gr_api_answer_node(svc, &doc, doc.root, &b, &err, &r);
+        gr_json_free(&doc);
+        done = b.left > 0 || inline_budget >= svc->limits.budget;
     }
-    rq->game = game_of(doc.root);
-    uint64_t inline_budget = rq->st->cfg->inline_budget;
-    gr_budget b = gr_budget_make(inline_budget < svc->limits.budget ? inline_budget : svc->limits.budget);
-    gr_api_answer_node(svc, &doc, doc.root, &b, &err, &r);
-    gr_json_free(&doc);
-    if (b.left > 0 || inline_budget >= svc->limits.budget)
-        return send_reply(rq, &r, NULL);
-    free(r.body);
-    return offload(rq, analyze_job);
+    bool kept = done && keep_reply(rq, &r);
+    gr_mem_free(r.body);
+    if (scoped)
+        gr_mem_end();
+    if (!done)
+        return offload(rq, analyze_job);
+    return kept ? send_kept(rq, r.status, r.len) : send_reply(rq, &(gr_reply){ r.status, NULL, 0 }, NULL);
 }
 
 static enum MHD_Result answer_stream(request *rq)
@@ -598,12 +671,32 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
-    gr_snapshot_release(rq->snap);
-    gr_stream_release(rq->stream);
-    free(rq->reply.body);
-    free(rq->body);
-    free(rq);
+    request_reset(rq);
     *con_cls = NULL;
+}
+
+/* A connection's request state lives from its opening to its closing;
+ * libmicrohttpd reports the last request's end (request_done) first. */
+static void connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    (void)conn;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        request *rq = calloc(1, sizeof *rq);
+        if (rq)
+            atomic_init(&rq->state, RQ_READING);
+        *socket_context = rq;
+        return;
+    }
+    request *rq = *socket_context;
+    if (!rq)
+        return;
+    request_reset(rq);
+    free(rq->body);
+    free(rq->out);
+    free(rq);
+    *socket_context = NULL;
 }
 
 /* ---- the daemon ------------------------------------------------------------ */
@@ -653,6 +746,7 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, request_done, st,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection_event, st,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
                             MHD_OPTION_END);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/batch.h"
+#include "api/mem.h"
 
 #define RING_BYTES (256u * 1024u)
 #define READ_CHUNK (64u * 1024u)
@@ -161,6 +162,7 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
 {
     const gr_service *svc = &s->snap->svc;
     gr_reply r;
+    bool scoped = gr_mem_begin(); /* the line's scratch memory, released once written */
     if (kind == GR_LINE_TOO_LONG)
         gr_api_line_too_long(svc, &r);
     else
@@ -168,7 +170,9 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
     static const char oom[] =
         "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
     bool ok = r.body ? write_out(s, r.body, r.len) : write_out(s, oom, sizeof oom - 1);
-    free(r.body);
+    gr_mem_free(r.body);
+    if (scoped)
+        gr_mem_end();
     return ok && write_out(s, "\n", 1);
 }
 
