@@ -37,6 +37,7 @@
 #include "server/pool.h"
 #include "server/server.h"
 #include "server/snapshot.h"
+#include "server/static.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
 
@@ -49,7 +50,7 @@ extern const unsigned long gr_openapi_yaml_len;
 
 typedef enum route_id {
     ROUTE_ANALYZE, ROUTE_BATCH, ROUTE_GAMES, ROUTE_TABLES, ROUTE_HEALTHZ, ROUTE_READYZ,
-    ROUTE_METRICS, ROUTE_OPENAPI, ROUTE_NONE
+    ROUTE_METRICS, ROUTE_OPENAPI, ROUTE_PLAYGROUND, ROUTE_NONE
 } route_id;
 
 typedef struct route {
@@ -67,12 +68,17 @@ static const route routes[] = {
     { "/readyz", MHD_HTTP_METHOD_GET, ROUTE_READYZ },
     { "/metrics", MHD_HTTP_METHOD_GET, ROUTE_METRICS },
     { "/openapi.yaml", MHD_HTTP_METHOD_GET, ROUTE_OPENAPI },
+    /* the playground page and its files (src/server/static.c) */
+    { "/", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
+    { "/static/app.js", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
+    { "/static/style.css", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
+    { "/static/favicon.svg", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
 };
 
 /* Indexed by route_id; ROUTE_NONE is "other". */
 static const char *const route_names[GR_METRIC_ROUTES] = {
     "/v1/analyze", "/v1/batch", "/v1/games", "/v1/tables", "/healthz", "/readyz", "/metrics",
-    "/openapi.yaml", "other",
+    "/openapi.yaml", "/", "other",
 };
 
 _Static_assert(ROUTE_NONE + 1 == GR_METRIC_ROUTES, "one metrics route per route id");
@@ -574,6 +580,19 @@ static enum MHD_Result answer_metrics(request *rq)
     return queue(rq, 200, resp, "text/plain; version=0.0.4; charset=utf-8", NULL);
 }
 
+/* The playground's page and files: 200, or 304 when If-None-Match names them. */
+static enum MHD_Result answer_playground(request *rq)
+{
+    const gr_asset *a = gr_static_find(rq->entry->path);
+    if (!a)
+        return send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such file");
+    int status = MHD_HTTP_OK;
+    const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    struct MHD_Response *resp = gr_static_response(a, inm, &status);
+    rq->bytes = status == MHD_HTTP_OK ? *a->len : 0;
+    return queue(rq, status, resp, a->type, NULL);
+}
+
 static enum MHD_Result answer_readyz(request *rq)
 {
     if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
@@ -598,6 +617,8 @@ static enum MHD_Result answer(request *rq)
         return send_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
     case ROUTE_METRICS:
         return answer_metrics(rq);
+    case ROUTE_PLAYGROUND:
+        return answer_playground(rq);
     default:
         break;
     }

@@ -9,7 +9,7 @@
 
 #include "api/games.h"
 
-enum { GR_METRIC_ROUTES = 9, GR_METRIC_STATUSES = 10, GR_METRIC_GAMES = 24, GR_METRIC_BUCKETS = 13 };
+enum { GR_METRIC_ROUTES = 10, GR_METRIC_STATUSES = 10, GR_METRIC_GAMES = 24, GR_METRIC_BUCKETS = 13 };
 
 typedef struct gr_metrics {
     const char *const *route_names; /* GR_METRIC_ROUTES paths; the last is "other" */

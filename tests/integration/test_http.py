@@ -904,8 +904,9 @@ def t_invalid_queries(port):
 def t_not_found(port):
     c = Client(port)
     p = []
-    for method, path in (("GET", "/"), ("GET", "/v1"), ("POST", "/v1/analyzex"), ("POST", "/v2/analyze"),
-                         ("GET", "/healthz/x"), ("POST", "/v1/analyze/x"), ("GET", "/nope")):
+    # GET / is the playground (test_playground.py)
+    for method, path in (("GET", "/index.html"), ("GET", "/v1"), ("POST", "/v1/analyzex"),
+                         ("POST", "/v2/analyze"), ("GET", "/healthz/x"), ("POST", "/v1/analyze/x"), ("GET", "/nope")):
         body = {"game": "nim", "piles": [1]} if method == "POST" else None
         p += error_problems(c.request(method, path, body), 404, what="%s %s" % (method, path))
     c.close()
