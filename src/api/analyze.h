@@ -3,6 +3,7 @@
 #ifndef GRUNDY_API_ANALYZE_H
 #define GRUNDY_API_ANALYZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "api/query.h"
@@ -24,6 +25,10 @@ void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_repl
  * error that out->body renders. */
 void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
                         gr_budget *budget, gr_api_error *err, gr_reply *out);
+
+/* The fast path (api/nim_fast.h): answers the body as gr_api_analyze would
+ * and returns true when it is in the fast path's form; false otherwise. */
+bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out);
 
 /* Renders an error reply (used by the server for 404, 405, 413, ...). */
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out);

@@ -114,6 +114,8 @@ void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *lin
         count_reply(run, out);
     } else if (run->left == 0) {
         run_node(svc, run, NULL, NULL, out); /* refused before the line is parsed */
+    } else if (gr_api_answer_fast(svc, line, len, out)) {
+        count_reply(run, out); /* no budget spent, as on the general path */
     } else if (gr_json_parse(line, len, &doc, &err) != 0) {
         gr_api_error_reply(&err, out);
         count_reply(run, out);

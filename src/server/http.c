@@ -526,7 +526,9 @@ static enum MHD_Result answer_analyze(request *rq)
     gr_api_error err = { 0 };
     gr_reply r;
     bool done = true;
-    if (gr_json_parse(rq->body ? rq->body : "", rq->len, &doc, &err) != 0) {
+    if (gr_api_answer_fast(svc, rq->body ? rq->body : "", rq->len, &r)) {
+        rq->game = gr_game_find("nim");
+    } else if (gr_json_parse(rq->body ? rq->body : "", rq->len, &doc, &err) != 0) {
         gr_api_error_reply(&err, &r);
     } else {
         rq->game = game_of(doc.root);

@@ -1,0 +1,213 @@
+#include "api/nim_fast.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct nim_body {
+    const char *s;
+    size_t len, pos;
+    uint64_t piles[GR_NIM_FAST_MAX_PILES];
+    size_t n;
+    bool game, piles_seen, convention;
+} nim_body;
+
+static void skip_ws(nim_body *b)
+{
+    while (b->pos < b->len && (b->s[b->pos] == ' ' || b->s[b->pos] == '\t' || b->s[b->pos] == '\n' ||
+                               b->s[b->pos] == '\r'))
+        b->pos++;
+}
+
+static bool eat(nim_body *b, char c)
+{
+    skip_ws(b);
+    if (b->pos < b->len && b->s[b->pos] == c) {
+        b->pos++;
+        return true;
+    }
+    return false;
+}
+
+/* A string without escapes; its bytes in [*start, *start + *n). */
+static bool read_string(nim_body *b, const char **start, size_t *n)
+{
+    if (!eat(b, '"'))
+        return false;
+    size_t from = b->pos;
+    while (b->pos < b->len && b->s[b->pos] != '"') {
+        unsigned char c = (unsigned char)b->s[b->pos];
+        if (c == '\\' || c < 0x20 || c >= 0x80)
+            return false;
+        b->pos++;
+    }
+    if (b->pos >= b->len)
+        return false;
+    *start = b->s + from;
+    *n = b->pos - from;
+    b->pos++;
+    return true;
+}
+
+static bool string_is(nim_body *b, const char *want)
+{
+    const char *s;
+    size_t n;
+    return read_string(b, &s, &n) && n == strlen(want) && memcmp(s, want, n) == 0;
+}
+
+/* Plain digits, no leading zero, at most 2^63 - 1, and not the start of a
+ * fraction or exponent. */
+static bool read_integer(nim_body *b, uint64_t *out)
+{
+    skip_ws(b);
+    size_t from = b->pos;
+    uint64_t v = 0;
+    while (b->pos < b->len && b->s[b->pos] >= '0' && b->s[b->pos] <= '9') {
+        unsigned d = (unsigned)(b->s[b->pos] - '0');
+        if (v > (GR_INT_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+        b->pos++;
+    }
+    size_t digits = b->pos - from;
+    if (digits == 0 || (digits > 1 && b->s[from] == '0'))
+        return false;
+    if (b->pos < b->len && (b->s[b->pos] == '.' || b->s[b->pos] == 'e' || b->s[b->pos] == 'E'))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool read_piles(nim_body *b)
+{
+    if (!eat(b, '['))
+        return false;
+    if (eat(b, ']'))
+        return true;
+    do {
+        if (b->n == GR_NIM_FAST_MAX_PILES || !read_integer(b, &b->piles[b->n]))
+            return false;
+        b->n++;
+    } while (eat(b, ','));
+    return eat(b, ']');
+}
+
+static bool read_member(nim_body *b)
+{
+    const char *key;
+    size_t n;
+    if (!read_string(b, &key, &n) || !eat(b, ':'))
+        return false;
+    bool *seen = n == 4 && memcmp(key, "game", 4) == 0          ? &b->game
+                 : n == 5 && memcmp(key, "piles", 5) == 0       ? &b->piles_seen
+                 : n == 10 && memcmp(key, "convention", 10) == 0 ? &b->convention
+                                                                 : NULL;
+    if (!seen || *seen)
+        return false;
+    *seen = true;
+    if (seen == &b->game)
+        return string_is(b, "nim");
+    if (seen == &b->convention)
+        return string_is(b, "normal");
+    return read_piles(b);
+}
+
+static bool read_body(nim_body *b)
+{
+    if (!eat(b, '{'))
+        return false;
+    do {
+        if (!read_member(b))
+            return false;
+    } while (eat(b, ','));
+    if (!eat(b, '}'))
+        return false;
+    skip_ws(b);
+    return b->pos == b->len && b->game && b->piles_seen;
+}
+
+/* ---- the answer, as the general path words it (heap_sum.c, game_nim.c) -- */
+
+static void put_u64(gr_buf *o, const char *before, uint64_t v)
+{
+    gr_buf_str(o, before);
+    gr_buf_u64(o, v);
+}
+
+static void write_components(gr_buf *o, const nim_body *b)
+{
+    gr_buf_str(o, ",\"components\":[");
+    for (size_t i = 0; i < b->n; i++) {
+        put_u64(o, i ? ",{\"pile\":" : "{\"pile\":", i);
+        put_u64(o, ",\"size\":", b->piles[i]);
+        put_u64(o, ",\"grundy\":", b->piles[i]);
+        gr_buf_put(o, "}", 1);
+    }
+    gr_buf_put(o, "]", 1);
+}
+
+static void write_move(gr_buf *o, const nim_body *b, size_t i, uint64_t to)
+{
+    uint64_t from = b->piles[i];
+    put_u64(o, ",\"move\":{\"pile\":", i);
+    put_u64(o, ",\"take\":", from - to);
+    put_u64(o, ",\"from\":", from);
+    put_u64(o, ",\"to\":", to);
+    put_u64(o, ",\"text\":\"Take ", from - to);
+    put_u64(o, " from pile ", i);
+    put_u64(o, " (", from);
+    put_u64(o, " -> ", to);
+    gr_buf_str(o, ").\"},\"next\":{\"piles\":[");
+    for (size_t k = 0; k < b->n; k++)
+        put_u64(o, k ? "," : "", k == i ? to : b->piles[k]);
+    gr_buf_str(o, "]}");
+}
+
+static void write_explanation(gr_buf *o, const nim_body *b, uint64_t x, size_t i)
+{
+    gr_buf_str(o, ",\"explanation\":\"Nim: a pile's Grundy value is its size. Nim-sum of the Grundy values: ");
+    if (b->n == 0)
+        gr_buf_str(o, "(no piles)");
+    for (size_t k = 0; k < b->n; k++)
+        put_u64(o, k ? " ^ " : "", b->piles[k]);
+    put_u64(o, " = ", x);
+    if (!x) {
+        gr_buf_str(o, ", zero, so every move loses: the player to move loses.\"}");
+        return;
+    }
+    put_u64(o, ", non-zero, so the player to move wins by making it 0. Move pile ", i);
+    put_u64(o, " from Grundy value ", b->piles[i]);
+    put_u64(o, " to ", b->piles[i] ^ x);
+    gr_buf_str(o, ".\"}");
+}
+
+bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
+{
+    nim_body b = { .s = body, .len = len };
+    if (!read_body(&b) || b.n > limits->max_items)
+        return false;
+    size_t start = out->len;
+    uint64_t x = 0;
+    for (size_t k = 0; k < b.n; k++)
+        x ^= b.piles[k];
+    size_t i = 0;
+    while (x && (b.piles[i] ^ x) >= b.piles[i]) /* the first pile that can drop to value ^ x */
+        i++;
+    gr_buf_str(out, x ? "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"first\""
+                      : "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"second\"");
+    put_u64(out, ",\"grundy\":", x);
+    write_components(out, &b);
+    if (x)
+        write_move(out, &b, i, b.piles[i] ^ x);
+    else
+        gr_buf_str(out, ",\"move\":null,\"next\":null");
+    write_explanation(out, &b, x, i);
+    if (out->oom) {
+        out->oom = false;
+        out->len = start;
+        if (out->data)
+            out->data[start] = '\0';
+        return false;
+    }
+    return true;
+}

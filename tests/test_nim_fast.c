@@ -1,0 +1,352 @@
+/* The Nim fast path against the general path: for every body in the fast
+ * path's form the two write the same bytes; every other body is left to the
+ * general path. Also the scratch arena (api/mem.h) that both answer in, and
+ * the JSON writer against cJSON's printer. */
+#include <check.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/analyze.h"
+#include "api/batch.h"
+#include "api/mem.h"
+#include "api/nim_fast.h"
+#include "check_main.h"
+
+static gr_service service(void)
+{
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
+    gr_mem_hook_cjson();
+    return svc;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* The general path alone: parse into a tree and answer it. */
+static char *general(const gr_service *svc, const char *body, size_t *len, int *status)
+{
+    gr_api_error err = { 0 };
+    gr_json_doc doc;
+    gr_reply r;
+    if (gr_json_parse(body, strlen(body), &doc, &err) != 0) {
+        gr_api_error_reply(&err, &r);
+    } else {
+        gr_budget b = gr_budget_make(svc->limits.budget);
+        gr_api_answer_node(svc, &doc, doc.root, &b, &err, &r);
+        gr_json_free(&doc);
+    }
+    *len = r.len;
+    *status = r.status;
+    return r.body;
+}
+
+/* A random pile: small, near a power of two, or up to 2^63 - 1. */
+static uint64_t random_pile(void)
+{
+    switch (rng() % 4) {
+    case 0:
+        return rng() % 8;
+    case 1:
+        return rng() % 1000;
+    case 2:
+        return (UINT64_C(1) << (rng() % 63)) - (rng() % 2);
+    default:
+        return rng() & INT64_MAX;
+    }
+}
+
+static const char *const spaces[] = { "", " ", "\n", "\t ", "\r\n" };
+
+static const char *ws(void)
+{
+    return spaces[rng() % 5];
+}
+
+/* A body in the fast path's form: members in a random order, random
+ * whitespace, 0 .. GR_NIM_FAST_MAX_PILES piles. */
+static void fast_form_body(char *out, size_t cap)
+{
+    char piles[512];
+    size_t n = rng() % (GR_NIM_FAST_MAX_PILES + 1), p = 0;
+    p += (size_t)snprintf(piles + p, sizeof piles - p, "[%s", ws());
+    for (size_t i = 0; i < n; i++)
+        p += (size_t)snprintf(piles + p, sizeof piles - p, "%s%" PRIu64 "%s", i ? "," : "", random_pile(), ws());
+    snprintf(piles + p, sizeof piles - p, "]");
+    char members[3][600];
+    snprintf(members[0], sizeof members[0], "\"game\"%s:%s\"nim\"", ws(), ws());
+    snprintf(members[1], sizeof members[1], "\"piles\"%s:%s%s", ws(), ws(), piles);
+    snprintf(members[2], sizeof members[2], "\"convention\":%s\"normal\"", ws());
+    int order = (int)(rng() % 6), with_convention = (int)(rng() % 2);
+    int idx[3] = { order % 3, (order / 3 + order % 3 + 1) % 3, 0 };
+    idx[2] = 3 - idx[0] - idx[1];
+    size_t o = (size_t)snprintf(out, cap, "%s{%s", ws(), ws());
+    bool first = true;
+    for (int k = 0; k < 3; k++) {
+        if (idx[k] == 2 && !with_convention)
+            continue;
+        o += (size_t)snprintf(out + o, cap - o, "%s%s%s%s", first ? "" : ",", ws(), members[idx[k]], ws());
+        first = false;
+    }
+    snprintf(out + o, cap - o, "}%s", ws());
+}
+
+static void check_same(const gr_service *svc, const char *body)
+{
+    size_t glen;
+    int status;
+    char *want = general(svc, body, &glen, &status);
+    gr_buf fast = { 0 };
+    bool taken = gr_nim_fast(&svc->limits, body, strlen(body), &fast);
+    if (!taken)
+        ck_abort_msg("the fast path left a body in its form: %s", body);
+    if (status != 200 || glen != fast.len || memcmp(want, fast.data, glen) != 0)
+        ck_abort_msg("body %s\n general (%d): %s\n fast: %s", body, status, want, fast.data);
+    gr_mem_free(want);
+    gr_mem_free(fast.data);
+}
+
+START_TEST(fast_equals_general_random)
+{
+    gr_service svc = service();
+    char body[2048];
+    for (int i = 0; i < 20000; i++) {
+        fast_form_body(body, sizeof body);
+        check_same(&svc, body);
+    }
+}
+END_TEST
+
+/* Every position with up to three piles of at most 7: both winners, every
+ * move choice, empty piles and the empty position. */
+START_TEST(fast_equals_general_exhaustive_small)
+{
+    gr_service svc = service();
+    char body[128];
+    check_same(&svc, "{\"game\":\"nim\",\"piles\":[]}");
+    for (int a = 0; a < 8; a++) {
+        snprintf(body, sizeof body, "{\"game\":\"nim\",\"piles\":[%d]}", a);
+        check_same(&svc, body);
+        for (int b = 0; b < 8; b++) {
+            snprintf(body, sizeof body, "{\"game\":\"nim\",\"piles\":[%d,%d]}", a, b);
+            check_same(&svc, body);
+            for (int c = 0; c < 8; c++) {
+                snprintf(body, sizeof body, "{\"piles\":[%d,%d,%d],\"game\":\"nim\"}", a, b, c);
+                check_same(&svc, body);
+            }
+        }
+    }
+    check_same(&svc, "{\"game\":\"nim\",\"piles\":[9223372036854775807,1,9223372036854775806]}");
+}
+END_TEST
+
+/* Bodies outside the form: the fast path declines, and gr_api_analyze (which
+ * tries it first) still answers exactly as the general path does. */
+START_TEST(other_bodies_go_to_the_general_path)
+{
+    static const char *const bodies[] = {
+        "{\"game\":\"nim\",\"piles\":[01]}",                        /* leading zero: 400 */
+        "{\"game\":\"nim\",\"piles\":[-1]}",
+        "{\"game\":\"nim\",\"piles\":[1.0]}",
+        "{\"game\":\"nim\",\"piles\":[1e3]}",
+        "{\"game\":\"nim\",\"piles\":[9223372036854775808]}",       /* 2^63: 422 */
+        "{\"game\":\"nim\",\"piles\":[\"5\",3]}",                   /* strings are the general path's */
+        "{\"game\":\"nim\",\"piles\":[1,2,3,4,5,6,7,8,9,10,11,12,13]}",
+        "{\"game\":\"nim\",\"piles\":[1],\"piles\":[2]}",
+        "{\"game\":\"nim\",\"game\":\"nim\",\"piles\":[2]}",
+        "{\"game\":\"n\\u0069m\",\"piles\":[2]}",
+        "{\"game\":\"nim\",\"piles\":[2],\"convention\":\"misere\"}",
+        "{\"game\":\"nim\",\"piles\":[2],\"compound\":\"disjunctive\"}",
+        "{\"game\":\"nim\",\"piles\":[2],\"extra\":1}",
+        "{\"game\":\"nim\"}",
+        "{\"piles\":[1]}",
+        "{\"game\":\"nim\",\"piles\":[1,]}",
+        "{\"game\":\"nim\",\"piles\":[1]} x",
+        "{\"game\":\"nim\",\"piles\":[1]",
+        "[{\"game\":\"nim\",\"piles\":[1]}]",
+        "{\"game\":\"wythoff\",\"piles\":[1,2]}",
+        "",
+    };
+    gr_service svc = service();
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        gr_buf b = { 0 };
+        if (gr_nim_fast(&svc.limits, bodies[i], strlen(bodies[i]), &b))
+            ck_abort_msg("the fast path took %s", bodies[i]);
+        ck_assert_uint_eq(b.len, 0);
+        size_t glen;
+        int status;
+        char *want = general(&svc, bodies[i], &glen, &status);
+        gr_reply r;
+        gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &r);
+        ck_assert_int_eq(r.status, status);
+        ck_assert_str_eq(r.body, want);
+        gr_mem_free(want);
+        gr_mem_free(r.body);
+    }
+}
+END_TEST
+
+/* The limit on piles holds on the fast path too. */
+START_TEST(fast_path_respects_max_items)
+{
+    gr_service svc = service();
+    svc.limits.max_items = 2;
+    const char *body = "{\"game\":\"nim\",\"piles\":[1,2,3]}";
+    gr_buf b = { 0 };
+    ck_assert(!gr_nim_fast(&svc.limits, body, strlen(body), &b));
+    gr_reply r;
+    gr_api_analyze(&svc, body, strlen(body), &r);
+    ck_assert_int_eq(r.status, 422);
+    ck_assert_ptr_nonnull(strstr(r.body, "too_many"));
+    gr_mem_free(r.body);
+}
+END_TEST
+
+/* NDJSON lines take the fast path and count as answered, spending nothing. */
+START_TEST(batch_lines_take_the_fast_path)
+{
+    gr_service svc = service();
+    gr_batch_run run;
+    gr_batch_run_init(&run, &svc);
+    const char *line = "{\"game\":\"nim\",\"piles\":[3,4,5]}";
+    gr_reply r;
+    gr_batch_run_line(&svc, &run, line, strlen(line), &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(run.stats.answered, 1);
+    ck_assert_uint_eq(run.stats.spent, 0);
+    size_t glen;
+    int status;
+    char *want = general(&svc, line, &glen, &status);
+    ck_assert_str_eq(r.body, want);
+    gr_mem_free(want);
+    gr_mem_free(r.body);
+}
+END_TEST
+
+/* ---- the arena ------------------------------------------------------------ */
+
+START_TEST(arena_scopes)
+{
+    gr_service svc = service();
+    (void)svc;
+    ck_assert(gr_mem_begin());
+    ck_assert(!gr_mem_begin()); /* no nesting */
+    char *a = gr_mem_alloc(100), *b = gr_mem_alloc(100);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_ne(a, b);
+    memset(a, 'a', 100);
+    memset(b, 'b', 100);
+    ck_assert_int_eq(a[99], 'a'); /* blocks do not overlap */
+    char *c = gr_mem_realloc(a, 300);
+    ck_assert_int_eq(c[0], 'a');
+    ck_assert_int_eq(c[99], 'a');
+    char *big = gr_mem_alloc(GR_MEM_ARENA_BYTES + 1); /* past the arena: the heap */
+    ck_assert_ptr_nonnull(big);
+    big[GR_MEM_ARENA_BYTES] = 1;
+    gr_mem_free(big);
+    unsigned char *z = gr_mem_calloc(64, 4);
+    for (int i = 0; i < 256; i++)
+        REQUIRE_EQ(z[i], 0);
+    gr_mem_free(b);
+    gr_mem_free(c);
+    gr_mem_end();
+    ck_assert(gr_mem_begin());
+    char *d = gr_mem_alloc(16); /* the arena starts over */
+    ck_assert_ptr_nonnull(d);
+    gr_mem_end();
+    char *e = gr_mem_alloc(16); /* outside a scope: the heap */
+    ck_assert_ptr_nonnull(e);
+    free(e);
+}
+END_TEST
+
+/* Answers computed inside and outside a scope are the same, and a scope
+ * that fills its arena goes on from the heap. */
+START_TEST(answers_inside_and_outside_a_scope_agree)
+{
+    gr_service svc = service();
+    static const char *const bodies[] = {
+        "{\"game\":\"nim\",\"piles\":[3,4,5],\"convention\":\"misere\"}",
+        "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[10,1000000000000000000]}",
+        "{\"game\":\"octal\",\"code\":\"0.07\",\"piles\":[5,8]}",
+        "{\"game\":\"graph\",\"edges\":[[0,1],[1,2],[0,2]],\"tokens\":[0,1]}",
+        "{\"game\":\"wythoff\",\"piles\":[4,9]}",
+        "{\"game\":\"nim\",\"piles\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14]}",
+        "{\"game\":\"nope\"}",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        gr_reply out, in;
+        gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &out);
+        ck_assert(gr_mem_begin());
+        char *filler = gr_mem_alloc(GR_MEM_ARENA_BYTES - 4096 * (i + 1)); /* nearly full for some */
+        ck_assert_ptr_nonnull(filler);
+        gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &in);
+        ck_assert_int_eq(in.status, out.status);
+        ck_assert_str_eq(in.body, out.body);
+        gr_mem_free(in.body);
+        gr_mem_free(filler);
+        gr_mem_end();
+        gr_mem_free(out.body);
+    }
+}
+END_TEST
+
+/* ---- the writer ------------------------------------------------------------ */
+
+START_TEST(writer_matches_cjson)
+{
+    gr_service svc = service();
+    (void)svc;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "plain", "abc");
+    cJSON_AddStringToObject(root, "escapes", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f caf\xc3\xa9");
+    cJSON_AddNullToObject(root, "none");
+    cJSON_AddTrueToObject(root, "yes");
+    cJSON_AddFalseToObject(root, "no");
+    cJSON_AddRawToObject(root, "raw", "12345678901234567890");
+    cJSON_AddNumberToObject(root, "number", 2.5);
+    cJSON *arr = cJSON_AddArrayToObject(root, "list");
+    cJSON_AddItemToArray(arr, cJSON_CreateArray());
+    cJSON_AddItemToArray(arr, cJSON_CreateObject());
+    cJSON_AddItemToArray(arr, cJSON_CreateString(""));
+    cJSON_AddStringToObject(root, "key \"quoted\"\n", "v");
+    char *want = cJSON_PrintUnformatted(root);
+    gr_buf b = { 0 };
+    gr_buf_json(&b, root);
+    ck_assert(!b.oom);
+    ck_assert_str_eq(b.data, want);
+    ck_assert_uint_eq(b.len, strlen(want));
+    cJSON_free(want);
+    gr_mem_free(b.data);
+    cJSON_Delete(root);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("nim_fast");
+    TCase *tc = tcase_create("nim_fast");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, fast_equals_general_random);
+    tcase_add_test(tc, fast_equals_general_exhaustive_small);
+    tcase_add_test(tc, other_bodies_go_to_the_general_path);
+    tcase_add_test(tc, fast_path_respects_max_items);
+    tcase_add_test(tc, batch_lines_take_the_fast_path);
+    tcase_add_test(tc, arena_scopes);
+    tcase_add_test(tc, answers_inside_and_outside_a_scope_agree);
+    tcase_add_test(tc, writer_matches_cjson);
+    suite_add_tcase(s, tc);
+    return gr_check_run(s);
+}
