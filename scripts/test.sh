@@ -8,7 +8,13 @@
 # then "LABEL: N passed, N failed" for each run and, last,
 # "total: N passed, N failed", counting every individual test case.
 #
-# Environment: GRUNDY_SANITIZERS=0 skips the two sanitizer runs.
+# After the normal build, the playground page is tested in a real browser
+# (scripts/browser-test.sh: Debian's Chromium, installed when missing, driven
+# by playwright-core against the grundyd just built; TAP in
+# build-test/browser.tap, screenshots in build-test/browser-artifacts/).
+#
+# Environment: GRUNDY_SANITIZERS=0 skips the two sanitizer runs;
+# GRUNDY_BROWSER=0 skips the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -60,6 +66,15 @@ build="build-test"
 configure "$build" -Dwerror=true -Dbuildtype=debugoptimized
 build_and_test "gcc" "$build" ""
 stage_done "build and test" "$t0"
+
+# 1b. The playground (GET /) in headless Chromium against build-test/grundyd.
+if [ "${GRUNDY_BROWSER:-1}" != 0 ]; then
+    t0=$SECONDS
+    rm -f "$build/browser.tap"
+    logs+=("browser=$build/browser.tap")
+    scripts/browser-test.sh "$build/browser.tap" "$build" || status=1
+    stage_done "browser tests" "$t0"
+fi
 
 if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     # Sanitizer reports end the process (an abort the test sees as a crash or
