@@ -305,6 +305,7 @@ async function solve(event) {
             const e = res.data && res.data.error;
             markInvalid(e && e.field);
             showError(err, e || `The service answered ${res.status}.`, res.status);
+            box.replaceChildren(el("p", { class: "muted", text: "No answer: the service refused the query (the error is under the form)." }));
         }
     } catch (e) {
         showError(err, `The service did not answer: ${e.message}`);

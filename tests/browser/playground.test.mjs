@@ -148,8 +148,28 @@ test("bad piles (\"abc\", -1) are shown as errors naming the field", async () =>
         assert(await page.getAttribute("#f-piles", "aria-invalid") === "true", `${piles}: the input is not marked invalid`);
         const role = await page.getAttribute("#form-error", "role");
         assert(role === "alert", "the error region is not an alert");
+        assert(!(await page.$("#answer-winner")), `${piles}: an earlier answer is still shown`);
     }
     await shot(page, "desktop-error");
+});
+
+// Sorted keys, for comparing objects whatever their member order.
+const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
+
+test("every game's example solves through the form built from the catalogue", async () => {
+    const catalog = exact(await (await fetch(`${base}/v1/games`)).text());
+    for (const g of catalog.games) {
+        await pickGame(g.name);
+        await page.click("#solve");
+        await page.waitForFunction((name) => document.querySelector("#answer-request")?.textContent.includes(`"${name}"`) ||
+            document.querySelector("#form-error").textContent, g.name, { timeout: 5000 });
+        const error = await page.textContent("#form-error");
+        assert(!error, `${g.name}: ${error}`);
+        same(canon(exact(await page.textContent("#answer-request"))), canon(g.example), `${g.name}: the request`);
+        const api = (await analyze(JSON.stringify(g.example))).body;
+        same(await page.getAttribute("#answer-winner", "data-winner"), api.winner, `${g.name}: winner`);
+    }
 });
 
 test("keyboard only: choose wythoff, type a position, solve with Enter", async () => {
