@@ -305,6 +305,36 @@ END_TEST
 
 /* ---- the writer ------------------------------------------------------------ */
 
+static void check_digits(uint64_t v)
+{
+    char want[24], got[21];
+    int n = snprintf(want, sizeof want, "%" PRIu64, v);
+    size_t m = gr_u64_digits(v, got);
+    got[m] = '\0';
+    if ((size_t)n != m || strcmp(want, got) != 0)
+        ck_abort_msg("gr_u64_digits(%s) wrote %s", want, got);
+}
+
+/* Every value next to a power of ten or of two, and random ones. */
+START_TEST(digits_match_printf)
+{
+    uint64_t p = 1;
+    for (int i = 0; i < 20; i++, p *= 10)
+        for (uint64_t d = 0; d < 4; d++) {
+            check_digits(p + d);
+            check_digits(p - d);
+        }
+    for (int b = 0; b < 64; b++)
+        for (uint64_t d = 0; d < 4; d++) {
+            check_digits((UINT64_C(1) << b) + d);
+            check_digits((UINT64_C(1) << b) - d);
+        }
+    check_digits(UINT64_MAX);
+    for (int i = 0; i < 200000; i++)
+        check_digits(rng() >> (rng() % 64));
+}
+END_TEST
+
 START_TEST(writer_matches_cjson)
 {
     gr_service svc = service();
@@ -347,6 +377,7 @@ int main(void)
     tcase_add_test(tc, arena_scopes);
     tcase_add_test(tc, answers_inside_and_outside_a_scope_agree);
     tcase_add_test(tc, writer_matches_cjson);
+    tcase_add_test(tc, digits_match_printf);
     suite_add_tcase(s, tc);
     return gr_check_run(s);
 }

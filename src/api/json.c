@@ -437,19 +437,41 @@ int gr_json_i64(const gr_json_doc *doc, const cJSON *node, const char *field,
 
 /* ---- exact integers out ------------------------------------------------ */
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
+static const uint64_t powers_of_ten[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
+    UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+    UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+    UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+    UINT64_C(10000000000000000), UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+    UINT64_C(10000000000000000000),
+};
+
+/* Counts the digits, then writes two per division from the end straight
+ * into out: answers are mostly numbers, and this is their cost. */
 size_t gr_u64_digits(uint64_t v, char out[20])
 {
-    char tmp[20];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
+    /* bits * 1233 / 4096 is floor(log10(2^bits)): at most one short */
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
+    size_t t = (bits * 1233u) >> 12;
+    size_t n = t + (t < 20 && v >= powers_of_ten[t]);
+    n += n == 0;
+    size_t p = n;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(out + p, digit_pairs + 2 * r, 2);
+    }
+    if (v >= 10)
+        memcpy(out, digit_pairs + 2 * v, 2);
+    else
+        out[0] = (char)('0' + v);
     return n;
 }
-
 
 void gr_json_format_i128(gr_json_i128 v, char buf[48])
 {
@@ -512,7 +534,7 @@ cJSON *gr_json_u64_array(const uint64_t *v, size_t n)
 
 /* ---- output ------------------------------------------------------------ */
 
-static bool buf_reserve(gr_buf *b, size_t n)
+bool gr_buf_grow(gr_buf *b, size_t n)
 {
     if (b->oom)
         return false;
@@ -529,26 +551,6 @@ static bool buf_reserve(gr_buf *b, size_t n)
     b->data = d;
     b->cap = cap;
     return true;
-}
-
-void gr_buf_put(gr_buf *b, const char *s, size_t n)
-{
-    if (!buf_reserve(b, n))
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void gr_buf_str(gr_buf *b, const char *s)
-{
-    gr_buf_put(b, s, strlen(s));
-}
-
-void gr_buf_u64(gr_buf *b, uint64_t v)
-{
-    char d[20];
-    gr_buf_put(b, d, gr_u64_digits(v, d));
 }
 
 /* cJSON's escapes: the two-character forms where JSON has one, \u00XX for

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "api/error.h"
 
@@ -71,10 +72,34 @@ typedef struct gr_buf {
     bool oom;
 } gr_buf;
 
-void gr_buf_put(gr_buf *b, const char *s, size_t n);
-void gr_buf_str(gr_buf *b, const char *s);          /* s as it is */
-void gr_buf_json_string(gr_buf *b, const char *s);  /* s quoted and escaped as JSON */
-void gr_buf_u64(gr_buf *b, uint64_t v);
+/* Makes room for n more bytes and the terminator; false (oom set) when
+ * memory runs out. */
+bool gr_buf_grow(gr_buf *b, size_t n);
+
+/* Inline: the writers run for every number and word of every answer. */
+static inline void gr_buf_put(gr_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap && !gr_buf_grow(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static inline void gr_buf_str(gr_buf *b, const char *s) /* s as it is */
+{
+    gr_buf_put(b, s, strlen(s));
+}
+
+static inline void gr_buf_u64(gr_buf *b, uint64_t v)
+{
+    if (b->len + 21 > b->cap && !gr_buf_grow(b, 20))
+        return;
+    b->len += gr_u64_digits(v, b->data + b->len);
+    b->data[b->len] = '\0';
+}
+
+void gr_buf_json_string(gr_buf *b, const char *s); /* s quoted and escaped as JSON */
 /* Appends `item` as compact JSON, as cJSON_PrintUnformatted would print it. */
 void gr_buf_json(gr_buf *b, const cJSON *item);
 

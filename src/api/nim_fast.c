@@ -128,7 +128,7 @@ static bool read_body(nim_body *b)
 
 /* ---- the answer, as the general path words it (heap_sum.c, game_nim.c) -- */
 
-static void put_u64(gr_buf *o, const char *before, uint64_t v)
+static inline void put_u64(gr_buf *o, const char *before, uint64_t v)
 {
     gr_buf_str(o, before);
     gr_buf_u64(o, v);

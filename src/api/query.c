@@ -118,8 +118,8 @@ static void fast_format(gr_text *t, const char *fmt, va_list *ap)
         size_t lit = pct ? (size_t)(pct - fmt) : strlen(fmt);
         if (!text_put(t, fmt, lit) || !pct)
             return;
-        char conv;
-        int lng;
+        char conv = '%';
+        int lng = 0;
         size_t k = fast_spec(pct + 1, &conv, &lng);
         if (!fast_put_arg(t, conv, lng, ap))
             return;

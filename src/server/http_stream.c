@@ -6,12 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/batch.h"
 #include "api/mem.h"
 
 #define RING_BYTES (256u * 1024u)
 #define READ_CHUNK (64u * 1024u)
+/* The job gathers answers in a stage and moves them to the ring when it
+ * holds STAGE_FLUSH bytes or STAGE_MS have passed since the last move, so
+ * that fast answers cross the lock and wake the reader once per many lines,
+ * while slow ones still reach the client promptly. */
+#define STAGE_BYTES (64u * 1024u)
+#define STAGE_FLUSH (32u * 1024u)
+#define STAGE_MS 2
 
 struct gr_stream {
     pthread_mutex_t mu;
@@ -23,6 +31,9 @@ struct gr_stream {
     char *ring;
     size_t head, len;
     bool done, cancelled, suspended;
+    char *stage;       /* the job's alone */
+    size_t staged;
+    struct timespec flushed;
 };
 
 static atomic_bool abort_all;
@@ -39,10 +50,12 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn)
         return NULL;
     s->spool = tmpfile();
     s->ring = malloc(RING_BYTES);
-    if (!s->spool || !s->ring) {
+    s->stage = malloc(STAGE_BYTES);
+    if (!s->spool || !s->ring || !s->stage) {
         if (s->spool)
             fclose(s->spool);
         free(s->ring);
+        free(s->stage);
         free(s);
         return NULL;
     }
@@ -67,6 +80,7 @@ void gr_stream_release(gr_stream *s)
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->space);
     free(s->ring);
+    free(s->stage);
     free(s);
 }
 
@@ -115,7 +129,7 @@ static void stream_free(void *cls)
 
 struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
 {
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read, s,
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_read, s,
                                                                stream_free);
     if (!r)
         return NULL;
@@ -158,6 +172,36 @@ static bool write_out(gr_stream *s, const char *data, size_t n)
     return true;
 }
 
+static bool flush_stage(gr_stream *s)
+{
+    bool ok = write_out(s, s->stage, s->staged);
+    s->staged = 0;
+    clock_gettime(CLOCK_MONOTONIC, &s->flushed);
+    return ok;
+}
+
+/* Adds n bytes to the stage (straight to the ring when they do not fit). */
+static bool stage_out(gr_stream *s, const char *data, size_t n)
+{
+    if (s->staged + n > STAGE_BYTES && !flush_stage(s))
+        return false;
+    if (n > STAGE_BYTES)
+        return write_out(s, data, n);
+    memcpy(s->stage + s->staged, data, n);
+    s->staged += n;
+    return true;
+}
+
+static bool stage_due(gr_stream *s)
+{
+    if (s->staged >= STAGE_FLUSH)
+        return true;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long ms = (long)(t.tv_sec - s->flushed.tv_sec) * 1000 + (t.tv_nsec - s->flushed.tv_nsec) / 1000000;
+    return ms >= STAGE_MS;
+}
+
 static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, const char *line, size_t len)
 {
     const gr_service *svc = &s->snap->svc;
@@ -169,11 +213,12 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
         gr_batch_run_line(svc, run, line, len, &r);
     static const char oom[] =
         "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    bool ok = r.body ? write_out(s, r.body, r.len) : write_out(s, oom, sizeof oom - 1);
+    bool ok = r.body ? stage_out(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
-    return ok && write_out(s, "\n", 1);
+    ok = ok && stage_out(s, "\n", 1);
+    return ok && (!stage_due(s) || flush_stage(s));
 }
 
 static bool stopped(gr_stream *s)
@@ -183,7 +228,8 @@ static bool stopped(gr_stream *s)
                                "\"field\":null}}\n";
     if (!atomic_load(&abort_all))
         return false;
-    write_out(s, line, sizeof line - 1);
+    if (stage_out(s, line, sizeof line - 1))
+        flush_stage(s);
     return true;
 }
 
@@ -213,10 +259,13 @@ void gr_stream_produce(void *stream)
     gr_batch_run run;
     char *chunk = malloc(READ_CHUNK);
     gr_batch_run_init(&run, &s->snap->svc);
+    clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     if (chunk && gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line) == 0) {
         answer_spool(s, &lr, &run, chunk);
         gr_line_reader_fini(&lr);
     }
+    if (s->staged)
+        flush_stage(s);
     free(chunk);
     pthread_mutex_lock(&s->mu);
     s->done = true;
