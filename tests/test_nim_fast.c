@@ -315,6 +315,32 @@ static void check_digits(uint64_t v)
         ck_abort_msg("gr_u64_digits(%s) wrote %s", want, got);
 }
 
+/* Strings of every length up to 40 with one byte of every value at every
+ * place: the escapes match cJSON's printer. */
+START_TEST(string_escapes_match_cjson)
+{
+    gr_service svc = service();
+    (void)svc;
+    char s[48];
+    for (int len = 1; len <= 40; len++)
+        for (int at = 0; at < len; at++)
+            for (int c = 1; c < 256; c++) {
+                memset(s, 'a', (size_t)len);
+                s[at] = (char)c;
+                s[len] = '\0';
+                cJSON *str = cJSON_CreateString(s);
+                char *want = cJSON_PrintUnformatted(str);
+                gr_buf b = { 0 };
+                gr_buf_json_string(&b, s);
+                if (strcmp(b.data, want) != 0)
+                    ck_abort_msg("byte %d at %d of %d: %s, cJSON %s", c, at, len, b.data, want);
+                cJSON_free(want);
+                cJSON_Delete(str);
+                gr_mem_free(b.data);
+            }
+}
+END_TEST
+
 /* Every value next to a power of ten or of two, and random ones. */
 START_TEST(digits_match_printf)
 {
@@ -378,6 +404,7 @@ int main(void)
     tcase_add_test(tc, answers_inside_and_outside_a_scope_agree);
     tcase_add_test(tc, writer_matches_cjson);
     tcase_add_test(tc, digits_match_printf);
+    tcase_add_test(tc, string_escapes_match_cjson);
     suite_add_tcase(s, tc);
     return gr_check_run(s);
 }

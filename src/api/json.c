@@ -553,20 +553,46 @@ bool gr_buf_grow(gr_buf *b, size_t n)
     return true;
 }
 
+static bool needs_escape(unsigned char c)
+{
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* The first byte in [p, end) that needs an escape, or end: eight bytes at
+ * a time (a word has such a byte when one of its bytes is below 0x20 or
+ * equal to '"' or '\\'). */
+static const char *plain_run_end(const char *p, const char *end)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    while (end - p >= 8) {
+        uint64_t w, quote, slash;
+        memcpy(&w, p, 8);
+        quote = w ^ (ones * '"');
+        slash = w ^ (ones * '\\');
+        uint64_t below = (w - ones * 0x20) & ~w, zero_quote = (quote - ones) & ~quote,
+                 zero_slash = (slash - ones) & ~slash;
+        if ((below | zero_quote | zero_slash) & highs)
+            break;
+        p += 8;
+    }
+    while (p < end && !needs_escape((unsigned char)*p))
+        p++;
+    return p;
+}
+
 /* cJSON's escapes: the two-character forms where JSON has one, \u00XX for
  * other control characters, every other byte (UTF-8 included) as it is. */
 void gr_buf_json_string(gr_buf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
+    const char *end = s + strlen(s);
     gr_buf_put(b, "\"", 1);
-    const char *run = s;
-    for (const unsigned char *p = (const unsigned char *)s;; p++) {
-        unsigned char c = *p;
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        gr_buf_put(b, run, (size_t)((const char *)p - run));
-        if (c == '\0')
+    while (s < end) {
+        const char *stop = plain_run_end(s, end);
+        gr_buf_put(b, s, (size_t)(stop - s));
+        if (stop == end)
             break;
+        unsigned char c = (unsigned char)*stop;
         char esc[6] = { '\\', 0 };
         size_t n = 2;
         switch (c) {
@@ -584,7 +610,7 @@ void gr_buf_json_string(gr_buf *b, const char *s)
             n = 6;
         }
         gr_buf_put(b, esc, n);
-        run = (const char *)p + 1;
+        s = stop + 1;
     }
     gr_buf_put(b, "\"", 1);
 }
