@@ -136,6 +136,7 @@ static int bench_octal(uint64_t max_values)
     static code_run runs[584];
     unsigned nruns = 0, invalid = 0, certified = 0;
     double total = 0, total_distinct = 0;
+    uint64_t values = 0;
     for (unsigned digits = 1; digits <= 3; digits++) {
         unsigned codes = 1u << (3 * digits);
         for (unsigned key = 0; key < codes; key++) {
@@ -166,6 +167,7 @@ static int bench_octal(uint64_t max_values)
             r->max_value = s.max_value;
             certified += s.periodic;
             total += r->seconds;
+            values += s.count;
             if (digits == 3) /* 0.d1d2d3 covers each game once (0.7 = 0.700) */
                 total_distinct += r->seconds;
             gr_seq_free(&s);
@@ -175,8 +177,8 @@ static int bench_octal(uint64_t max_values)
     printf("octal: %u codes solved (%u all-zero texts invalid), %u certified, %u reached %llu "
            "values\n",
            nruns, invalid, certified, nruns - certified, (unsigned long long)max_values);
-    printf("total %.2f s CPU; the 511 distinct games (as 0.d1d2d3) %.2f s\n", total,
-           total_distinct);
+    printf("total %.2f s CPU, %llu values, %.3g values/s; the 511 distinct games (as 0.d1d2d3) %.2f s\n",
+           total, (unsigned long long)values, (double)values / total, total_distinct);
     printf("largest certified (preperiod, period):");
     uint64_t big = 0;
     for (unsigned i = 0; i < nruns; i++)
