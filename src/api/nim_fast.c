@@ -7,6 +7,8 @@ typedef struct nim_body {
     const char *s;
     size_t len, pos;
     uint64_t piles[GR_NIM_FAST_MAX_PILES];
+    const char *digits[GR_NIM_FAST_MAX_PILES]; /* each pile as the body wrote it */
+    unsigned char ndigits[GR_NIM_FAST_MAX_PILES];
     size_t n;
     bool game, piles_seen, convention;
 } nim_body;
@@ -56,25 +58,25 @@ static bool string_is(nim_body *b, const char *want)
 }
 
 /* Plain digits, no leading zero, at most 2^63 - 1, and not the start of a
- * fraction or exponent. */
-static bool read_integer(nim_body *b, uint64_t *out)
+ * fraction or exponent. The digits are kept: the answer repeats them. */
+static bool read_pile(nim_body *b)
 {
     skip_ws(b);
     size_t from = b->pos;
     uint64_t v = 0;
-    while (b->pos < b->len && b->s[b->pos] >= '0' && b->s[b->pos] <= '9') {
-        unsigned d = (unsigned)(b->s[b->pos] - '0');
-        if (v > (GR_INT_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
+    while (b->pos < b->len && b->s[b->pos] >= '0' && b->s[b->pos] <= '9' && b->pos - from < 20) {
+        v = v * 10 + (unsigned)(b->s[b->pos] - '0'); /* 19 digits stay below 2^64 */
         b->pos++;
     }
     size_t digits = b->pos - from;
-    if (digits == 0 || (digits > 1 && b->s[from] == '0'))
+    if (digits == 0 || digits > 19 || v > GR_INT_MAX || (digits > 1 && b->s[from] == '0'))
         return false;
     if (b->pos < b->len && (b->s[b->pos] == '.' || b->s[b->pos] == 'e' || b->s[b->pos] == 'E'))
         return false;
-    *out = v;
+    b->piles[b->n] = v;
+    b->digits[b->n] = b->s + from;
+    b->ndigits[b->n] = (unsigned char)digits;
+    b->n++;
     return true;
 }
 
@@ -85,9 +87,8 @@ static bool read_piles(nim_body *b)
     if (eat(b, ']'))
         return true;
     do {
-        if (b->n == GR_NIM_FAST_MAX_PILES || !read_integer(b, &b->piles[b->n]))
+        if (b->n == GR_NIM_FAST_MAX_PILES || !read_pile(b))
             return false;
-        b->n++;
     } while (eat(b, ','));
     return eat(b, ']');
 }
@@ -134,13 +135,20 @@ static inline void put_u64(gr_buf *o, const char *before, uint64_t v)
     gr_buf_u64(o, v);
 }
 
+/* Pile i as the body wrote it (the same digits gr_buf_u64 would write). */
+static inline void put_pile(gr_buf *o, const char *before, const nim_body *b, size_t i)
+{
+    gr_buf_str(o, before);
+    gr_buf_put(o, b->digits[i], b->ndigits[i]);
+}
+
 static void write_components(gr_buf *o, const nim_body *b)
 {
     gr_buf_str(o, ",\"components\":[");
     for (size_t i = 0; i < b->n; i++) {
         put_u64(o, i ? ",{\"pile\":" : "{\"pile\":", i);
-        put_u64(o, ",\"size\":", b->piles[i]);
-        put_u64(o, ",\"grundy\":", b->piles[i]);
+        put_pile(o, ",\"size\":", b, i);
+        put_pile(o, ",\"grundy\":", b, i);
         gr_buf_put(o, "}", 1);
     }
     gr_buf_put(o, "]", 1);
@@ -151,15 +159,19 @@ static void write_move(gr_buf *o, const nim_body *b, size_t i, uint64_t to)
     uint64_t from = b->piles[i];
     put_u64(o, ",\"move\":{\"pile\":", i);
     put_u64(o, ",\"take\":", from - to);
-    put_u64(o, ",\"from\":", from);
+    put_pile(o, ",\"from\":", b, i);
     put_u64(o, ",\"to\":", to);
     put_u64(o, ",\"text\":\"Take ", from - to);
     put_u64(o, " from pile ", i);
-    put_u64(o, " (", from);
+    put_pile(o, " (", b, i);
     put_u64(o, " -> ", to);
     gr_buf_str(o, ").\"},\"next\":{\"piles\":[");
-    for (size_t k = 0; k < b->n; k++)
-        put_u64(o, k ? "," : "", k == i ? to : b->piles[k]);
+    for (size_t k = 0; k < b->n; k++) {
+        if (k == i)
+            put_u64(o, k ? "," : "", to);
+        else
+            put_pile(o, k ? "," : "", b, k);
+    }
     gr_buf_str(o, "]}");
 }
 
@@ -169,14 +181,14 @@ static void write_explanation(gr_buf *o, const nim_body *b, uint64_t x, size_t i
     if (b->n == 0)
         gr_buf_str(o, "(no piles)");
     for (size_t k = 0; k < b->n; k++)
-        put_u64(o, k ? " ^ " : "", b->piles[k]);
+        put_pile(o, k ? " ^ " : "", b, k);
     put_u64(o, " = ", x);
     if (!x) {
         gr_buf_str(o, ", zero, so every move loses: the player to move loses.\"}");
         return;
     }
     put_u64(o, ", non-zero, so the player to move wins by making it 0. Move pile ", i);
-    put_u64(o, " from Grundy value ", b->piles[i]);
+    put_pile(o, " from Grundy value ", b, i);
     put_u64(o, " to ", b->piles[i] ^ x);
     gr_buf_str(o, ".\"}");
 }
