@@ -86,7 +86,8 @@ static void usage(const opt *opts, size_t n)
     printf("Usage: grundyd [OPTIONS]\n"
            "Serves combinatorial-game analysis over HTTP/JSON: POST /v1/analyze, POST /v1/batch\n"
            "(JSON, or NDJSON with Content-Type: application/x-ndjson), GET /v1/games,\n"
-           "GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml.\n\n");
+           "GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml,\n"
+           "and the playground page at GET /.\n\n");
     for (size_t i = 0; i < n; i++) {
         printf("  --%s %s\n", opts[i].name, opts[i].kind == 'b' ? "on|off" : opts[i].kind == 's' ? "TEXT" : "N");
         printf("        %s (%s)\n", opts[i].help, opts[i].env);

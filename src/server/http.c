@@ -335,7 +335,8 @@ static enum MHD_Result send_early(request *rq)
     if (rq->early == EARLY_NOT_FOUND)
         return send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL,
                           "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
-                          "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics");
+                          "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, "
+                          "GET / (the playground)");
     bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
     char msg[64], allow[32];
     snprintf(msg, sizeof msg, "this path answers %s only", r->method);
