@@ -8,7 +8,8 @@ unit's MemoryMax from numbers rather than guesses.
 Starts grundyd on a free loopback port with the settings of the base
 ConfigMap (2 HTTP and 2 compute threads, 64 MiB cache), then reads
 /proc/PID/status (VmRSS split into RssFile, the shared table mapping, and
-RssAnon, the daemon's own memory; VmHWM the peak) at four points: ready;
+RssAnon, the daemon's own memory; and VmHWM, the peak of the phase that
+ended there, reset through /proc/PID/clear_refs) at four points: ready;
 after light queries; after rounds of the heaviest queries the default limits
 allow, four at a time (a 500 x 500 grid, a graph of 60,000 edges, uncached
 subtraction and octal period searches, Grundy's game beyond the table, an
@@ -103,9 +104,18 @@ def main():
     threading.Thread(target=lambda: proc.stderr.read(), daemon=True).start()
     rnd = random.Random(8)
 
+    def reset_peak():
+        """Starts a new peak (VmHWM) for the next phase; Linux only."""
+        try:
+            with open("/proc/%d/clear_refs" % proc.pid, "w") as f:
+                f.write("5")
+        except OSError:
+            pass
+
     def show(point):
         s = status(proc.pid)
-        print("%-44s VmRSS %4d MiB (file %3d, anon %4d)  VmHWM %4d MiB  threads %d" % (
+        reset_peak()
+        print("%-44s VmRSS %4d MiB (file %3d, anon %4d)  peak %4d MiB  threads %d" % (
             point, s["VmRSS"] // 1024, s.get("RssFile", 0) // 1024, s.get("RssAnon", 0) // 1024,
             s["VmHWM"] // 1024, s.get("Threads", 0)))
         sys.stdout.flush()
