@@ -12,9 +12,15 @@
 # (scripts/browser-test.sh: Debian's Chromium, installed when missing, driven
 # by playwright-core against the grundyd just built; TAP in
 # build-test/browser.tap, screenshots in build-test/browser-artifacts/).
+# Then the deployment: the container image is built with podman and tested
+# from inside (scripts/container-test.sh: its smoke stage starts grundyd in
+# the runtime image; TAP in build-test/container.tap), and the Kubernetes
+# manifests and the systemd unit are validated (scripts/manifests-test.sh;
+# TAP in build-test/manifests.tap).
 #
 # Environment: GRUNDY_SANITIZERS=0 skips the two sanitizer runs;
-# GRUNDY_BROWSER=0 skips the browser tests.
+# GRUNDY_BROWSER=0 skips the browser tests; GRUNDY_CONTAINER=0 skips the
+# container image (the manifests are still validated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -75,6 +81,24 @@ if [ "${GRUNDY_BROWSER:-1}" != 0 ]; then
     scripts/browser-test.sh "$build/browser.tap" "$build" || status=1
     stage_done "browser tests" "$t0"
 fi
+
+# 1c. The container image, built with podman and smoke-tested inside; needs
+#     root or sudo (podman, debootstrap), else its checks are skips.
+if [ "${GRUNDY_CONTAINER:-1}" != 0 ]; then
+    t0=$SECONDS
+    rm -f "$build/container.tap"
+    logs+=("container=$build/container.tap")
+    scripts/container-test.sh "$build/container.tap" || status=1
+    stage_done "container image" "$t0"
+fi
+
+# 1d. The Kubernetes manifests and the systemd unit, against the Kubernetes
+#     schemas and build-test/grundyd's own options.
+t0=$SECONDS
+rm -f "$build/manifests.tap"
+logs+=("manifests=$build/manifests.tap")
+scripts/manifests-test.sh "$build/manifests.tap" "$build/grundyd" || status=1
+stage_done "deployment manifests" "$t0"
 
 if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     # Sanitizer reports end the process (an abort the test sees as a crash or
