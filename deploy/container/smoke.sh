@@ -17,6 +17,9 @@ failed=0
 work=$(mktemp -d /tmp/smoke.XXXXXX)
 log=$work/grundyd.log
 touch "$work/marker"
+# A command that fails outside a check ends the script (set -e): say where,
+# rather than leave a TAP stream that just stops.
+trap 'echo "not ok - smoke.sh stopped by a failing command at line $LINENO"' ERR
 
 ok() { # ok CONDITION-STATUS NAME [DIAGNOSTIC]
     n=$((n + 1))
@@ -25,7 +28,7 @@ ok() { # ok CONDITION-STATUS NAME [DIAGNOSTIC]
     else
         failed=$((failed + 1))
         echo "not ok $n - $2"
-        [ -z "${3:-}" ] || printf '%s\n' "$3" | head -c 2000 | sed 's/^/# /'
+        [ -z "${3:-}" ] || printf '%s\n' "${3:0:2000}" | sed 's/^/# /'
     fi
 }
 
@@ -41,10 +44,15 @@ http() {
             "$method" "$path" "$type" "${#data}" "$data" >&3
         timeout 10 cat <&3
     ) 2>/dev/null || true
+    # Parameter expansions, not pipes: with pipefail, `printf | head` fails
+    # whenever head exits before printf has written a long body.
     resp=${resp//$'\r'/}
-    status=$(printf '%s\n' "$resp" | head -n 1 | cut -d' ' -f2)
-    [ -n "$status" ] || status=000
-    body=$(printf '%s\n' "$resp" | sed '1,/^$/d')
+    status=${resp%%$'\n'*}
+    status=${status#HTTP/1.? }
+    status=${status%% *}
+    [[ $status =~ ^[0-9]{3}$ ]] || status=000
+    body=""
+    [[ $resp != *$'\n\n'* ]] || body=${resp#*$'\n\n'}
 }
 
 # has TEXT NEEDLE: 0 when NEEDLE occurs in TEXT, literally.
