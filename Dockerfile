@@ -50,6 +50,9 @@ RUN apt-get ${APT_PROXY:+-o Acquire::http::Proxy=$APT_PROXY} update -qq \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin grundyd
 COPY --from=build /out/usr/local/ /usr/local/
+LABEL org.opencontainers.image.title="grundyd" \
+      org.opencontainers.image.description="HTTP/JSON analysis service for combinatorial games" \
+      org.opencontainers.image.licenses="MIT"
 # Every option of grundyd has a GRUNDYD_* variable; these are the ones the
 # image fixes. The table file is named explicitly rather than found.
 ENV GRUNDYD_HOST=0.0.0.0 \
