@@ -117,15 +117,21 @@ static void free_answer(gr_answer *a)
     cJSON_Delete(a->components);
     cJSON_Delete(a->move);
     cJSON_Delete(a->next);
+    gr_mem_free(a->components_json.data);
+    gr_mem_free(a->move_json.data);
+    gr_mem_free(a->next_json.data);
     memset(a, 0, sizeof *a);
 }
 
-static void put_member(gr_buf *b, const char *key, const cJSON *item)
+/* ,"key": then the text form when written, else the tree, else null. */
+static void put_member(gr_buf *b, const char *key, const gr_buf *text, const cJSON *item)
 {
     gr_buf_put(b, ",\"", 2);
     gr_buf_str(b, key);
     gr_buf_put(b, "\":", 2);
-    if (item)
+    if (text->len)
+        gr_buf_put(b, text->data, text->len);
+    else if (item)
         gr_buf_json(b, item);
     else
         gr_buf_put(b, "null", 4);
@@ -156,12 +162,12 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
         gr_buf_str(&b, ",\"value\":");
         gr_buf_str(&b, v);
     }
-    if (a->components)
-        put_member(&b, "components", a->components);
+    if (a->components || a->components_json.len)
+        put_member(&b, "components", &a->components_json, a->components);
     else
         gr_buf_str(&b, ",\"components\":[]");
-    put_member(&b, "move", a->move);
-    put_member(&b, "next", a->next);
+    put_member(&b, "move", &a->move_json, a->move);
+    put_member(&b, "next", &a->next_json, a->next);
     gr_buf_str(&b, ",\"explanation\":");
     gr_buf_json_string(&b, a->explanation.buf);
     gr_buf_put(&b, "}", 1);
@@ -189,10 +195,11 @@ static int answer_query(gr_query *q, const gr_game **game)
         return -1;
     if ((*game)->analyze(q))
         return -1;
-    if (q->ans.winner && strcmp(q->ans.winner, "second") == 0 && (q->ans.move || q->ans.next)) {
+    if (q->ans.winner && strcmp(q->ans.winner, "second") == 0) {
         cJSON_Delete(q->ans.move);
         cJSON_Delete(q->ans.next);
         q->ans.move = q->ans.next = NULL;
+        q->ans.move_json.len = q->ans.next_json.len = 0;
     }
     return 0;
 }

@@ -64,9 +64,39 @@ static cJSON *next_piles_array(gr_query *q)
     return arr;
 }
 
+/* The text forms below write what the cJSON forms beside them build, for
+ * the games whose piles are plain sizes (no pile_item, no pile_facts). */
+static void put_u64_member(gr_buf *o, const char *key_and_colon, uint64_t v)
+{
+    gr_buf_str(o, key_and_colon);
+    gr_buf_u64(o, v);
+}
+
+static int next_piles_text(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
+{
+    gr_buf *o = &q->ans.next_json;
+    gr_buf_str(o, "{\"piles\":[");
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            gr_buf_put(o, ",", 1);
+        if (k != i) {
+            gr_buf_u64(o, piles[k]);
+            continue;
+        }
+        if (mv->nparts == 0)
+            gr_buf_put(o, "0", 1);
+        for (unsigned j = 0; j < mv->nparts; j++)
+            put_u64_member(o, j ? "," : "", mv->part[j]);
+    }
+    gr_buf_put(o, "]}", 2);
+    return o->oom ? gr_oom(q) : 0;
+}
+
 static int next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
                       const gr_heap_rules *r)
 {
+    if (!(r && r->pile_item) && i < n)
+        return next_piles_text(q, piles, n, i, mv);
     cJSON *arr = next_piles_array(q);
     if (!arr)
         return -1;
@@ -80,12 +110,40 @@ int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const 
     return next_piles(q, piles, n, i, mv, NULL);
 }
 
+static int components_text(gr_query *q, const uint64_t *piles, size_t n, const char *key,
+                           const uint64_t *values, const gr_seq *period)
+{
+    gr_buf *o = &q->ans.components_json;
+    gr_buf_put(o, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        put_u64_member(o, i ? ",{\"pile\":" : "{\"pile\":", i);
+        put_u64_member(o, ",\"size\":", piles[i]);
+        gr_buf_str(o, ",\"");
+        gr_buf_str(o, key);
+        gr_buf_str(o, "\":");
+        if (values)
+            gr_buf_u64(o, values[i]);
+        else
+            gr_buf_put(o, "null", 4);
+        if (period) {
+            put_u64_member(o, ",\"period\":{\"preperiod\":", period->preperiod);
+            put_u64_member(o, ",\"period\":", period->period);
+            gr_buf_put(o, "}", 1);
+        }
+        gr_buf_put(o, "}", 1);
+    }
+    gr_buf_put(o, "]", 1);
+    return o->oom ? gr_oom(q) : 0;
+}
+
 static int pile_components(gr_query *q, const uint64_t *piles, size_t n, const char *key,
                            const uint64_t *values, const gr_heap_rules *r)
 {
+    bool period = r && key[0] == 'g' && r->seq && r->seq->periodic;
+    if (!(r && r->pile_facts))
+        return components_text(q, piles, n, key, values, period ? r->seq : NULL);
     if (gr_ans_components(q))
         return -1;
-    bool period = r && key[0] == 'g' && r->seq && r->seq->periodic;
     for (size_t i = 0; i < n; i++) {
         cJSON *c = gr_ans_component(q);
         if (!c)
@@ -137,24 +195,42 @@ static void add_move_fields(cJSON *obj, size_t i, uint64_t pile, const gr_heap_m
         gr_json_add_u64(obj, "to", pile - mv->take);
 }
 
-static void add_text(cJSON *move, gr_text *t)
+/* Ends the move text with a full stop and capitalises it. */
+static void capitalised_sentence(gr_text *t)
 {
     gr_text_add(t, ".");
     if (t->buf[0] >= 'a' && t->buf[0] <= 'z')
         t->buf[0] = (char)(t->buf[0] - 'a' + 'A');
+}
+
+static void add_text(cJSON *move, gr_text *t)
+{
+    capitalised_sentence(t);
     cJSON_AddStringToObject(move, "text", t->buf);
 }
 
 static int answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
                        const gr_heap_rules *r)
 {
-    cJSON *move = gr_ans_move(q);
-    if (!move)
-        return -1;
-    add_move_fields(move, i, piles[i], mv);
+    gr_buf *o = &q->ans.move_json;
+    put_u64_member(o, "{\"pile\":", i);
+    put_u64_member(o, ",\"take\":", mv->take);
+    put_u64_member(o, ",\"from\":", piles[i]);
+    if (mv->nparts == 2) {
+        put_u64_member(o, ",\"split\":[", mv->part[0]);
+        put_u64_member(o, ",", mv->part[1]);
+        gr_buf_put(o, "]", 1);
+    } else {
+        put_u64_member(o, ",\"to\":", piles[i] - mv->take);
+    }
     gr_text t = { .len = 0 };
     move_text(&t, i, piles[i], mv);
-    add_text(move, &t);
+    capitalised_sentence(&t);
+    gr_buf_str(o, ",\"text\":");
+    gr_buf_json_string(o, t.buf);
+    gr_buf_put(o, "}", 1);
+    if (o->oom)
+        return gr_oom(q);
     return next_piles(q, piles, n, i, mv, r);
 }
 

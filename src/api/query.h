@@ -73,6 +73,9 @@ typedef struct gr_answer {
     cJSON *components; /* array, owned */
     cJSON *move;       /* object, or NULL for null; owned */
     cJSON *next;       /* object, or NULL for null; owned */
+    /* The same three written directly as JSON text (heap games, whose answers
+     * are the commonest): when one is non-empty it is sent instead. */
+    gr_buf components_json, move_json, next_json;
     gr_text explanation;
 } gr_answer;
 
