@@ -508,6 +508,7 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
 {
     if (!gr_pool_reserve(rq->st->pool))
         return send_busy(rq);
+    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
     MHD_suspend_connection(rq->conn);
@@ -552,6 +553,7 @@ static enum MHD_Result answer_stream(request *rq)
 {
     if (!gr_pool_reserve(rq->st->pool))
         return send_busy(rq);
+    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
     if (!resp) {
         gr_pool_unreserve(rq->st->pool);

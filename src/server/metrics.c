@@ -146,6 +146,9 @@ char *gr_metrics_render(gr_metrics *m, const gr_metric_gauges *g)
             (unsigned long long)(g->in_flight > 0 ? g->in_flight : 0));
     put_one(&t, "grundyd_compute_queue_depth", "gauge", "Heavy queries waiting for or running on the compute pool.",
             g->queue_depth);
+    put_one(&t, "grundyd_compute_jobs_total", "counter",
+            "Requests answered on the compute pool: batches, large bodies, and queries past the inline budget.",
+            atomic_load(&m->pool_jobs));
     put_one(&t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503 because the queue was full.",
             atomic_load(&m->pool_rejected));
     put_one(&t, "grundyd_table_bytes_mapped", "gauge", "Bytes of the table file mapped.", g->table_bytes);

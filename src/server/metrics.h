@@ -16,7 +16,7 @@ typedef struct gr_metrics {
     atomic_ulong requests[GR_METRIC_ROUTES][GR_METRIC_STATUSES][GR_METRIC_GAMES];
     atomic_ulong buckets[GR_METRIC_ROUTES][GR_METRIC_BUCKETS + 1];
     atomic_ulong micros[GR_METRIC_ROUTES];
-    atomic_ulong pool_rejected, reloads_ok, reloads_failed;
+    atomic_ulong pool_jobs, pool_rejected, reloads_ok, reloads_failed;
 } gr_metrics;
 
 /* Values sampled at scrape time. */
