@@ -17,8 +17,11 @@
 #
 # Usage: bench/http.sh [BUILD_DIR]   (default build-release; built if missing)
 # Environment: ROUNDS (3), DURATION per wrk run (5s), CONNS (32),
-#   THREADS (2: grundyd --threads and the baseline's pool), WRK_THREADS (1: on two
-#   cores a second wrk thread preempts the servers and both p99s grow to ~3 ms),
+#   THREADS (1: grundyd --threads and the baseline's pool), WRK_THREADS (1),
+#   PIN (1: with two or more cores the servers run on CPU 0 and wrk on CPU 1,
+#   so that the load generator never preempts the server it measures; with
+#   two wrk threads and two server threads on two cores both servers' p99
+#   grows to about 3 ms),
 #   NDJSON_LINES (1000000), ACCESS_LOG (off: grundyd --access-log).
 # Needs wrk, curl, python3, a C compiler; loopback only. About 3 minutes
 # with the defaults (a first build of the table file adds about a minute).
@@ -29,10 +32,14 @@ build=${1:-$root/build-release}
 rounds=${ROUNDS:-3}
 duration=${DURATION:-5s}
 conns=${CONNS:-32}
-threads=${THREADS:-2}
+threads=${THREADS:-1}
 wrk_threads=${WRK_THREADS:-1}
 ndjson_lines=${NDJSON_LINES:-1000000}
 access_log=${ACCESS_LOG:-off}
+server_cpu=() wrk_cpu=()
+if [[ ${PIN:-1} == 1 ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
+    server_cpu=(taskset -c 0) wrk_cpu=(taskset -c 1)
+fi
 mixes=(nim subtraction kayles grundys mixed)
 
 for tool in wrk curl python3 cc pkg-config; do
@@ -70,11 +77,11 @@ wait_up() { # url: polls for up to 10 s
 }
 
 gport=$(free_port)
-"$build/grundyd" --port "$gport" --threads "$threads" --access-log "$access_log" \
+"${server_cpu[@]}" "$build/grundyd" --port "$gport" --threads "$threads" --access-log "$access_log" \
     --tables "$build/grundy.tables" 2>"$work/grundyd.log" &
 pids+=($!)
 bport=$(free_port)
-"$build/bench-baseline" "$bport" "$threads" &
+"${server_cpu[@]}" "$build/bench-baseline" "$bport" "$threads" &
 pids+=($!)
 gurl=http://127.0.0.1:$gport/v1/analyze
 burl=http://127.0.0.1:$bport/
@@ -99,7 +106,7 @@ EOF
 results=$work/results
 run() {
     local label=$1 url=$2 script=$3 out
-    out=$(wrk -t"$wrk_threads" -c"$conns" -d"$duration" --latency -s "$script" "$url")
+    out=$("${wrk_cpu[@]}" wrk -t"$wrk_threads" -c"$conns" -d"$duration" --latency -s "$script" "$url")
     if grep -q "Non-2xx" <<<"$out"; then
         echo "http.sh: $label: some answers were not 2xx:" >&2
         echo "$out" >&2
@@ -115,7 +122,7 @@ run() {
 }
 
 for ((round = 1; round <= rounds; round++)); do
-    echo "== round $round of $rounds (wrk -t$wrk_threads -c$conns -d$duration; servers: $threads threads)"
+    echo "== round $round of $rounds (wrk -t$wrk_threads -c$conns -d$duration; servers: $threads threads${server_cpu:+; servers on CPU 0, wrk on CPU 1})"
     order=("${mixes[@]}")
     if ((round % 2 == 0)); then
         order=(); for ((i = ${#mixes[@]} - 1; i >= 0; i--)); do order+=("${mixes[i]}"); done
