@@ -161,8 +161,14 @@ for mix in sys.argv[2:]:
 EOF
 
 # ---- NDJSON batch ----------------------------------------------------------
+# NDJSON is one request: the daemon as deployed (default threads, no
+# pinning) may use every core for it.
+nport=$(free_port)
+"$build/grundyd" --port "$nport" --access-log "$access_log" --tables "$build/grundy.tables" 2>"$work/ndjson.log" &
+pids+=($!)
+wait_up "http://127.0.0.1:$nport/v1/analyze"
 echo
-echo "== NDJSON: $ndjson_lines Nim queries in one POST /v1/batch"
+echo "== NDJSON: $ndjson_lines Nim queries in one POST /v1/batch (grundyd with its default threads, not pinned)"
 python3 - "$ndjson_lines" "$work/nim.ndjson" <<'EOF'
 import random, sys
 n, path = int(sys.argv[1]), sys.argv[2]
@@ -174,14 +180,14 @@ with open(path, "w") as f:
 EOF
 "$build/grundy" batch --tables "$build/grundy.tables" "$work/nim.ndjson" >"$work/expected.ndjson" || true
 curl -s -H 'Content-Type: application/x-ndjson' --data-binary @"$work/nim.ndjson" \
-    "http://127.0.0.1:$gport/v1/batch" -o "$work/got.ndjson"
+    "http://127.0.0.1:$nport/v1/batch" -o "$work/got.ndjson"
 cmp -s "$work/got.ndjson" "$work/expected.ndjson" || { echo "http.sh: NDJSON answers differ from grundy batch" >&2; exit 1; }
 want=$(stat -c %s "$work/expected.ndjson")
 echo "  answers checked line for line against grundy batch ($want bytes); timed runs discard the bytes"
 best=""
 for i in 1 2 3; do
     read -r t got < <(curl -s -H 'Content-Type: application/x-ndjson' --data-binary @"$work/nim.ndjson" \
-        "http://127.0.0.1:$gport/v1/batch" -o /dev/null -w '%{time_total} %{size_download}\n')
+        "http://127.0.0.1:$nport/v1/batch" -o /dev/null -w '%{time_total} %{size_download}\n')
     [[ $got == "$want" ]] || { echo "http.sh: run $i received $got bytes, want $want" >&2; exit 1; }
     rate=$(python3 -c "print(round($ndjson_lines / $t))")
     echo "  run $i: $t s, $rate answers/s"
