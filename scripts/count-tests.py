@@ -17,14 +17,21 @@ import re
 import sys
 
 
+def tap_results(text):
+    """[(verdict, rest)] of the TAP lines in text, and their (passed, failed, skipped)."""
+    oks = re.findall(r"^(not ok|ok)\b(.*)$", text, re.M)
+    skipped = sum("# SKIP" in rest.upper() for _, rest in oks)
+    passed = sum(v == "ok" and "# SKIP" not in rest.upper() for v, rest in oks)
+    return oks, (passed, len(oks) - passed - skipped, skipped)
+
+
 def count(path):
     """(passed, failed, skipped) of one testlog.json."""
     passed = failed = skipped = 0
     with open(path, encoding="utf-8") as log:
         for line in log:
             t = json.loads(line)
-            out = t.get("stdout") or ""
-            oks = re.findall(r"^(not ok|ok)\b(.*)$", out, re.M)
+            oks, (p, f, s) = tap_results(t.get("stdout") or "")
             if t.get("result") in ("SKIP",):
                 skipped += 1
                 continue
@@ -34,13 +41,7 @@ def count(path):
                 else:
                     failed += 1
                 continue
-            for verdict, rest in oks:
-                if "# SKIP" in rest.upper():
-                    skipped += 1
-                elif verdict == "ok":
-                    passed += 1
-                else:
-                    failed += 1
+            passed, failed, skipped = passed + p, failed + f, skipped + s
             if t.get("result") not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
                 failed += 1  # crashed or timed out after its last TAP line
     return passed, failed, skipped
@@ -50,18 +51,9 @@ def count_tap(path):
     """(passed, failed, skipped) of one TAP file."""
     with open(path, encoding="utf-8") as tap:
         text = tap.read()
-    passed = failed = skipped = 0
-    for verdict, rest in re.findall(r"^(not ok|ok)\b(.*)$", text, re.M):
-        if "# SKIP" in rest.upper():
-            skipped += 1
-        elif verdict == "ok":
-            passed += 1
-        else:
-            failed += 1
+    _, (passed, failed, skipped) = tap_results(text)
     plan = re.search(r"^1\.\.(\d+)", text, re.M)
-    missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 0
-    if not plan:
-        missing = 1  # no plan: the stage stopped before it finished
+    missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 1  # no plan: it stopped early
     return passed, failed + max(missing, 0), skipped
 
 
