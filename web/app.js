@@ -179,6 +179,8 @@ function buildForm(game) {
         rules.push(selectControl("compound", "Compound", game.compounds.map((name) => ({ name })), "disjunctive"));
     $("rules").replaceChildren(...rules);
     showError($("form-error"), null);
+    // An answer to another game's position would read as this one's.
+    $("answer").replaceChildren(el("p", { class: "muted", text: "Solve a position to see who wins." }));
     updatePlaySupport();
     updateChartSupport();
 }

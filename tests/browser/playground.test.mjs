@@ -157,10 +157,11 @@ test("bad piles (\"abc\", -1) are shown as errors naming the field", async () =>
 const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
     ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
 
-test("every game's example solves through the form built from the catalogue", async () => {
+test("every game's example solves through the form built from the catalogue (a new game clears the answer)", async () => {
     const catalog = exact(await (await fetch(`${base}/v1/games`)).text());
     for (const g of catalog.games) {
         await pickGame(g.name);
+        assert(!(await page.$("#answer-winner")), `${g.name}: the previous game's answer is still shown`);
         await page.click("#solve");
         await page.waitForFunction((name) => document.querySelector("#answer-request")?.textContent.includes(`"${name}"`) ||
             document.querySelector("#form-error").textContent, g.name, { timeout: 5000 });
