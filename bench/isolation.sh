@@ -9,6 +9,9 @@
 # requests completed and refused (503), and the verdict against 5 ms.
 #
 # Usage: bench/isolation.sh [BUILD_DIR]   (default: build-release, built if missing)
+# Environment: THREADS (grundyd --threads, 2), COMPUTE_THREADS (2),
+#   WRK_THREADS (the light load's wrk threads, 1: on two cores a second one
+#   preempts grundyd's HTTP threads and the p99 measures that).
 # Loopback only; about 25 s.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +23,7 @@ fi
 port=${PORT:-18181}
 log=$(mktemp)
 "$build/grundyd" --port "$port" --tables "$build/grundy.tables" --access-log off \
-    --threads 2 --compute-threads "${COMPUTE_THREADS:-2}" --queue 64 2>"$log" &
+    --threads "${THREADS:-2}" --compute-threads "${COMPUTE_THREADS:-2}" --queue 64 2>"$log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 100); do
@@ -29,7 +32,7 @@ for _ in $(seq 100); do
 done
 url=http://127.0.0.1:$port/v1/analyze
 
-light() { wrk -t2 -c32 -d"$1" --latency -s "$root/bench/nim.lua" "$url"; }
+light() { wrk -t"${WRK_THREADS:-1}" -c32 -d"$1" --latency -s "$root/bench/nim.lua" "$url"; }
 percentile() { awk -v p="$1" '$1 == p { print $2 }'; }
 
 echo "== light only (nim, 32 connections, 5 s)"
