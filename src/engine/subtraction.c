@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define HASH_BASE 0x9E3779B97F4A7C15u /* odd, so multiplication is a bijection */
-#define EMPTY_SLOT UINT64_MAX
+#define EMPTY_SLOT UINT32_MAX
 
 /* The move set, sorted and without repeats. */
 typedef struct move_set {
@@ -23,10 +23,14 @@ typedef struct move_set {
     uint64_t max;
 } move_set;
 
-/* Window starts keyed by window hash; slot == EMPTY_SLOT when unused. */
+/* Window starts keyed by a 32-bit digest of the window hash; slot ==
+ * EMPTY_SLOT when unused. Eight bytes a slot: the table is most of a long
+ * search's memory (about 450 MB for a search that spends a 500M budget),
+ * and a window past 2^32 - 2 ends the search as the budget would. Equal
+ * digests are confirmed by comparing the windows themselves. */
 typedef struct window_table {
-    uint64_t *hash;
-    uint64_t *start;
+    uint32_t *hash;
+    uint32_t *start;
     size_t cap; /* a power of two */
     size_t used;
 } window_table;
@@ -81,13 +85,18 @@ static gr_status move_set_make(const uint64_t *moves, size_t nmoves, move_set *m
     return GR_OK;
 }
 
-static size_t slot_of(uint64_t hash, size_t cap)
+/* The digest kept in the table: the polynomial hash is weak in its low
+ * bits, so it is mixed first. */
+static uint32_t digest_of(uint64_t hash)
 {
-    /* The polynomial hash is weak in its low bits; mix before masking. */
     uint64_t h = hash ^ (hash >> 29);
     h *= 0xBF58476D1CE4E5B9u;
-    h ^= h >> 32;
-    return (size_t)h & (cap - 1);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static size_t slot_of(uint32_t digest, size_t cap)
+{
+    return (size_t)digest & (cap - 1);
 }
 
 static gr_status table_init(window_table *t, size_t cap)
@@ -114,7 +123,7 @@ static void table_free(window_table *t)
 }
 
 /* Inserts without checking for an equal window (used by rehashing). */
-static void table_put(window_table *t, uint64_t hash, uint64_t start)
+static void table_put(window_table *t, uint32_t hash, uint32_t start)
 {
     size_t i = slot_of(hash, t->cap);
     while (t->start[i] != EMPTY_SLOT)
@@ -144,10 +153,13 @@ static gr_status table_reserve(window_table *t)
  * writes the earlier start to *earlier and returns true. Otherwise inserts it.
  * Charges m steps for every memcmp. */
 static gr_status table_find_or_add(window_table *t, const uint16_t *g, uint64_t m,
-                                   uint64_t hash, uint64_t start, gr_budget *b,
+                                   uint64_t full_hash, uint64_t start, gr_budget *b,
                                    bool *found, uint64_t *earlier)
 {
     *found = false;
+    if (start >= EMPTY_SLOT)
+        return GR_ELIMIT;
+    uint32_t hash = digest_of(full_hash);
     size_t i = slot_of(hash, t->cap);
     for (; t->start[i] != EMPTY_SLOT; i = (i + 1) & (t->cap - 1)) {
         if (t->hash[i] != hash)
@@ -162,7 +174,7 @@ static gr_status table_find_or_add(window_table *t, const uint16_t *g, uint64_t 
     }
     if (table_reserve(t) != GR_OK)
         return GR_ENOMEM;
-    table_put(t, hash, start);
+    table_put(t, hash, (uint32_t)start);
     return GR_OK;
 }
 
