@@ -1,9 +1,12 @@
 /* The Nim fast path against the general path: for every body in the fast
  * path's form the two write the same bytes; every other body is left to the
- * general path. Also the scratch arena (api/mem.h) that both answer in, and
- * the JSON writer against cJSON's printer. */
+ * general path. Also the other fast parts of answering against what they
+ * replace: the scratch arena (api/mem.h) that both answer in, the JSON
+ * writer against cJSON's printer, the digit writer against printf, and
+ * gr_text_add's own formatter against vsnprintf. */
 #include <check.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -256,9 +259,6 @@ START_TEST(arena_scopes)
     ck_assert_ptr_nonnull(big);
     big[GR_MEM_ARENA_BYTES] = 1;
     gr_mem_free(big);
-    unsigned char *z = gr_mem_calloc(64, 4);
-    for (int i = 0; i < 256; i++)
-        REQUIRE_EQ(z[i], 0);
     gr_mem_free(b);
     gr_mem_free(c);
     gr_mem_end();
@@ -341,6 +341,65 @@ START_TEST(string_escapes_match_cjson)
 }
 END_TEST
 
+/* gr_text_add as it was, all through vsnprintf: the formatter's twin. */
+static void reference_add(gr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reference_add(gr_text *t, const char *fmt, ...)
+{
+    size_t room = sizeof t->buf - t->len;
+    if (room <= 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, room, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= room) {
+        t->len = sizeof t->buf - 1;
+        memcpy(t->buf + t->len - 3, "...", 3);
+        return;
+    }
+    t->len += (size_t)n;
+}
+
+/* Both texts given the same additions: every conversion the formatter
+ * handles, with extreme arguments, then a format it hands to vsnprintf,
+ * until the text overflows and ends in "...". */
+START_TEST(text_formatter_matches_vsnprintf)
+{
+    for (int round = 0; round < 300; round++) {
+        gr_text fast = { .len = 0 }, ref = { .len = 0 };
+        while (ref.len < sizeof ref.buf - 1) {
+            uint64_t u = rng() >> (rng() % 64);
+            int64_t d = (int64_t)rng() >> (rng() % 64);
+            size_t z = (size_t)(rng() >> (rng() % 64));
+            char word[24];
+            snprintf(word, sizeof word, "w%" PRIu64, rng() % 1000);
+            switch (rng() % 9) {
+            case 0: gr_text_add(&fast, "%s and %s, ", word, ""); reference_add(&ref, "%s and %s, ", word, ""); break;
+            case 1: gr_text_add(&fast, "%d|%ld|%lld ", (int)d, (long)d, (long long)d);
+                    reference_add(&ref, "%d|%ld|%lld ", (int)d, (long)d, (long long)d); break;
+            case 2: gr_text_add(&fast, "%u|%lu|%llu ", (unsigned)u, (unsigned long)u, (unsigned long long)u);
+                    reference_add(&ref, "%u|%lu|%llu ", (unsigned)u, (unsigned long)u, (unsigned long long)u); break;
+            case 3: gr_text_add(&fast, "%zu%% %c.", z, 'a' + (int)(u % 26));
+                    reference_add(&ref, "%zu%% %c.", z, 'a' + (int)(u % 26)); break;
+            case 4: gr_text_add(&fast, "%" PRIu64 " ^ %" PRId64, u, d); reference_add(&ref, "%" PRIu64 " ^ %" PRId64, u, d); break;
+            case 5: gr_text_add(&fast, "%d %lld", INT32_MIN, (long long)INT64_MIN);
+                    reference_add(&ref, "%d %lld", INT32_MIN, (long long)INT64_MIN); break;
+            case 6: gr_text_add(&fast, "%5d|%x", (int)(u % 1000), (unsigned)u); /* vsnprintf's */
+                    reference_add(&ref, "%5d|%x", (int)(u % 1000), (unsigned)u); break;
+            case 7: gr_text_add(&fast, "no conversion at all. "); reference_add(&ref, "no conversion at all. "); break;
+            default: gr_text_add(&fast, "%llu", (unsigned long long)UINT64_MAX);
+                     reference_add(&ref, "%llu", (unsigned long long)UINT64_MAX); break;
+            }
+            if (fast.len != ref.len || memcmp(fast.buf, ref.buf, ref.len + 1) != 0)
+                ck_abort_msg("round %d: \"%s\" but vsnprintf gives \"%s\"", round, fast.buf, ref.buf);
+        }
+    }
+}
+END_TEST
+
 /* Every value next to a power of ten or of two, and random ones. */
 START_TEST(digits_match_printf)
 {
@@ -405,6 +464,7 @@ int main(void)
     tcase_add_test(tc, writer_matches_cjson);
     tcase_add_test(tc, digits_match_printf);
     tcase_add_test(tc, string_escapes_match_cjson);
+    tcase_add_test(tc, text_formatter_matches_vsnprintf);
     suite_add_tcase(s, tc);
     return gr_check_run(s);
 }

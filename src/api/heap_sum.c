@@ -95,7 +95,7 @@ static int next_piles_text(gr_query *q, const uint64_t *piles, size_t n, size_t 
 static int next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
                       const gr_heap_rules *r)
 {
-    if (!(r && r->pile_item) && i < n)
+    if (!(r && r->pile_item))
         return next_piles_text(q, piles, n, i, mv);
     cJSON *arr = next_piles_array(q);
     if (!arr)
@@ -103,11 +103,6 @@ static int next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, co
     for (size_t k = 0; k < n; k++)
         append_pile(arr, r, k, piles[k], k == i ? mv : NULL);
     return 0;
-}
-
-int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
-{
-    return next_piles(q, piles, n, i, mv, NULL);
 }
 
 static int components_text(gr_query *q, const uint64_t *piles, size_t n, const char *key,

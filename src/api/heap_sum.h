@@ -39,8 +39,9 @@ typedef struct gr_heap_rules {
  * the query's compound. */
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r);
 
-/* Writes ans.move ({pile, take, from, to | split, text}) and ans.next for
- * move mv on pile i: the one shape every heap game answers with. */
+/* Writes the answer's move ({pile, take, from, to | split, text}) and next
+ * position for move mv on pile i: the one shape every heap game answers
+ * with. */
 int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
 
 /* Misere play of a single heap, solved directly by the game's own search:
@@ -74,8 +75,5 @@ uint64_t gr_max_u64(const uint64_t *v, size_t n);
 /* Adds "grundy values a ^ b ^ ... = x" to t, eliding long lists. */
 void gr_text_nim_sum(gr_text *t, const uint64_t *values, size_t n, uint64_t x);
 
-/* Writes next.piles: piles with pile i replaced by the move's parts in place
- * (an emptied pile stays as 0). */
-int gr_next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
 
 #endif

@@ -99,16 +99,6 @@ void *gr_mem_alloc(size_t n)
     return block + HEADER;
 }
 
-void *gr_mem_calloc(size_t count, size_t size)
-{
-    if (size && count > SIZE_MAX / size)
-        return NULL;
-    void *p = gr_mem_alloc(count * size);
-    if (p)
-        memset(p, 0, count * size);
-    return p;
-}
-
 void gr_mem_free(void *p)
 {
     if (!in_arena(p))

@@ -32,7 +32,6 @@ bool gr_mem_begin(void);
 void gr_mem_end(void);
 
 void *gr_mem_alloc(size_t n);
-void *gr_mem_calloc(size_t count, size_t size);
 void *gr_mem_realloc(void *p, size_t n);
 void gr_mem_free(void *p);
 
