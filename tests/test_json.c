@@ -1,5 +1,6 @@
 /* Exact-integer JSON reading and writing. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,49 @@ START_TEST(test_write_i128)
 }
 END_TEST
 
+/* Objects of 1 to 40 members (both sides of the 16-member pairwise scan)
+ * over a small alphabet of names, so that some repeat: a name is reported
+ * exactly when the plain all-pairs check finds one, and it is repeated. */
+START_TEST(test_duplicate_members)
+{
+    static const char *const names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l",
+                                         "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x",
+                                         "y", "z", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J",
+                                         "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T" };
+    uint64_t state = 12345;
+    int with = 0, without = 0;
+    for (int round = 0; round < 4000; round++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        int n = 1 + (int)((state >> 33) % 40), pool = n + (int)((state >> 20) % 3);
+        cJSON *obj = cJSON_CreateObject();
+        const char *used[40];
+        for (int i = 0; i < n; i++) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            used[i] = names[(state >> 33) % (unsigned)pool];
+            cJSON_AddItemToObject(obj, used[i], cJSON_CreateNull()); /* cJSON keeps repeats */
+        }
+        bool twin = false;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                twin |= strcmp(used[i], used[j]) == 0;
+        const char *name = NULL;
+        int rc = gr_json_duplicate_member(obj, &name);
+        ck_assert_int_eq(rc, twin ? 1 : 0);
+        if (twin) {
+            int seen = 0;
+            for (int i = 0; i < n; i++)
+                seen += strcmp(used[i], name) == 0;
+            ck_assert_int_ge(seen, 2);
+        }
+        with += twin;
+        without += !twin;
+        cJSON_Delete(obj);
+    }
+    ck_assert_int_gt(with, 100);
+    ck_assert_int_gt(without, 100);
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -198,6 +242,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, test_write_exact);
     tcase_add_loop_test(tc, test_signed_integers, 0, sizeof signed_ints / sizeof signed_ints[0]);
     tcase_add_test(tc, test_write_i128);
+    tcase_add_test(tc, test_duplicate_members);
     suite_add_tcase(s, tc);
     TCase *syntax = tcase_create("syntax");
     tcase_add_loop_test(syntax, test_not_json, 0, sizeof not_json / sizeof not_json[0]);
