@@ -49,12 +49,6 @@ const gr_asset *gr_static_find(const char *path)
     return NULL;
 }
 
-const gr_asset *gr_static_all(size_t *n)
-{
-    *n = N_ASSETS;
-    return assets;
-}
-
 /* If-None-Match names TAG: "*", or the quoted tag in its list (weak
  * comparison, so W/"..." matches too). */
 static int tag_matches(const char *if_none_match, const char *tag)

@@ -6,7 +6,6 @@
 #define GRUNDY_SERVER_STATIC_H
 
 #include <microhttpd.h>
-#include <stddef.h>
 
 typedef struct gr_asset {
     const char *path;           /* the request path: "/", "/static/app.js", ... */
@@ -17,9 +16,6 @@ typedef struct gr_asset {
 
 /* The asset served at PATH (exact match, no query string), or NULL. */
 const gr_asset *gr_static_find(const char *path);
-
-/* Every asset, for tests and listings; *n receives the count. */
-const gr_asset *gr_static_all(size_t *n);
 
 /* The response for asset A: 200 with the body, or 304 without one when
  * IF_NONE_MATCH (the request header, or NULL) names its entity tag. Either
