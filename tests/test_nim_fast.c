@@ -58,7 +58,7 @@ static void expect_general(const gr_service *svc, const char *body, int status, 
 {
     gr_reply want = general(svc, body);
     if (want.status != status || want.len != len || memcmp(want.body, got, len) != 0)
-        ck_abort_msg("body %s\n general (%d): %s\n got (%d): %s", body, want.status, want.body, status, got);
+        ck_abort_msg("body %s; general (%d): %s; got (%d): %s", body, want.status, want.body, status, got);
     gr_mem_free(want.body);
     gr_mem_free((char *)got);
 }
