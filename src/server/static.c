@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tables/format.h"
+
 extern const unsigned char gr_web_index_html[], gr_web_app_js[], gr_web_style_css[], gr_web_favicon_svg[];
 extern const unsigned long gr_web_index_html_len, gr_web_app_js_len, gr_web_style_css_len,
     gr_web_favicon_svg_len;
@@ -25,20 +27,16 @@ static const char csp[] =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/* Entity tags: a 64-bit FNV-1a hash of each file, quoted; computed once. */
+/* Entity tags: the table file's 64-bit checksum of each file, quoted;
+ * computed once. */
 static char etags[N_ASSETS][24];
 static pthread_once_t etags_once = PTHREAD_ONCE_INIT;
 
 static void make_etags(void)
 {
-    for (size_t i = 0; i < N_ASSETS; i++) {
-        uint64_t h = 14695981039346656037ULL;
-        for (unsigned long j = 0; j < *assets[i].len; j++) {
-            h ^= assets[i].data[j];
-            h *= 1099511628211ULL;
-        }
-        snprintf(etags[i], sizeof etags[i], "\"%016llx\"", (unsigned long long)h);
-    }
+    for (size_t i = 0; i < N_ASSETS; i++)
+        snprintf(etags[i], sizeof etags[i], "\"%016llx\"",
+                 (unsigned long long)gr_tf_checksum(assets[i].data, *assets[i].len));
 }
 
 const gr_asset *gr_static_find(const char *path)
