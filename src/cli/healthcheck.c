@@ -142,13 +142,13 @@ static int usage(void)
     return HC_USAGE;
 }
 
-/* A port from text, 1..65535; 0 when invalid. */
-static unsigned parse_port(const char *s)
+/* A decimal integer from text within 1..max; 0 when invalid. */
+static unsigned parse_positive(const char *s, unsigned long max)
 {
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    return errno || end == s || *end || s[0] == '-' || v < 1 || v > 65535 ? 0 : (unsigned)v;
+    return errno || end == s || *end || s[0] == '-' || v < 1 || v > max ? 0 : (unsigned)v;
 }
 
 /* The address the probe connects to for a daemon bound to `host`: a wildcard
@@ -176,10 +176,9 @@ int gr_cli_healthcheck(int argc, char **argv)
             return usage();
         *dst = argv[++i];
     }
-    unsigned port = port_text && *port_text ? parse_port(port_text) : 8080;
-    char *end;
-    unsigned long timeout = strtoul(timeout_text, &end, 10);
-    if (port == 0 || end == timeout_text || *end || timeout_text[0] == '-' || timeout < 1 || timeout > 60) {
+    unsigned port = port_text && *port_text ? parse_positive(port_text, 65535) : 8080;
+    unsigned timeout = parse_positive(timeout_text, 60);
+    if (port == 0 || timeout == 0) {
         fprintf(stderr, "grundy healthcheck: the port must be 1 to 65535 and the timeout 1 to 60 seconds\n");
         return HC_USAGE;
     }
