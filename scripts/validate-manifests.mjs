@@ -20,7 +20,8 @@
 //    file holds only grundyd's options, with values grundyd accepts;
 //  - negative self-tests: broken copies of the manifests (replicas as a
 //    string, root allowed, a key that is no option, a grace period shorter
-//    than the drain) are caught, so that no check passes vacuously.
+//    than the drain, and a few more) are caught: those checks are shown to
+//    be able to fail.
 //
 // Usage: node scripts/validate-manifests.mjs OUT.tap [--kubectl PATH]
 //        [--grundyd PATH] (scripts/manifests-test.sh finds and installs
