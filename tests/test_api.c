@@ -48,7 +48,7 @@ static const struct {
     { "{\"game\":\"subtraction\",\"moves\":[0,2],\"piles\":[5]}", 422, "out_of_range", "moves[0]" },
     { "{\"game\":\"subtraction\",\"moves\":[1,65537],\"piles\":[5]}", 422, "out_of_range", "moves[1]" },
     { "{\"game\":\"wythoff\",\"piles\":[1]}", 422, "invalid_field", "piles" },
-    { "{\"game\":\"wythoff\",\"piles\":[1,2,3]}", 422, "invalid_field", "piles" },
+    { "{\"game\":\"wythoff\",\"piles\":[1,2,3]}", 422, "too_many", "piles" },
     { "{\"game\":\"divisor\",\"n\":0}", 422, "out_of_range", "n" },
     { "{\"game\":\"fibonacci\"}", 422, "missing_field", "n" },
     { "{\"game\":\"octal\",\"piles\":[3]}", 422, "missing_field", "code" },
@@ -58,8 +58,8 @@ static const struct {
     { "{\"game\":\"grundys_game\",\"piles\":[1000000000]}", 422, "beyond_bound", "piles" },
     { "{\"game\":\"graph\",\"edges\":[[0,1],[1,2],[2,0]],\"tokens\":[0],\"compound\":\"selective\"}", 422, "cycle", "compound" },
     { "{\"game\":\"nim\",\"piles\":[1],\"compound\":\"sideways\"}", 422, "invalid_field", "compound" },
-    { "{\"game\":\"wythoff\",\"piles\":[1,2],\"compound\":\"selective\"}", 422, "unsupported_compound", "compound" },
-    { "{\"game\":\"grundys_game\",\"piles\":[5],\"compound\":\"conjunctive\"}", 422, "unsupported_compound", "compound" },
+    { "{\"game\":\"wythoff\",\"piles\":[1,2],\"compound\":\"selective\"}", 422, "inapplicable_field", "compound" },
+    { "{\"game\":\"grundys_game\",\"piles\":[5],\"compound\":\"conjunctive\"}", 422, "inapplicable_field", "compound" },
     { "{\"game\":\"nim\",\"piles\":[1],\"compound\":\"selective\",\"convention\":\"misere\"}", 422, "unsupported_compound", "compound" },
     { "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[3,4],\"convention\":\"misere\"}", 422, "unsupported_convention", "convention" },
     { "{\"game\":\"graph\",\"edges\":[],\"tokens\":[0,0],\"convention\":\"misere\"}", 422, "unsupported_convention", "convention" },
@@ -81,7 +81,7 @@ static const struct {
     /* cJSON cuts strings at U+0000: "7\u0000" once read as 7, "nim\u0000x" as nim */
     { "{\"game\":\"nim\",\"piles\":[\"7\\u0000\"]}", 422, "invalid_integer", "piles[0]" },
     { "{\"game\":\"nim\\u0000x\",\"piles\":[1]}", 422, "unknown_game", "game" },
-    { "{\"game\":\"nim\",\"piles\\u0000x\":[1]}", 422, "missing_field", "piles" },
+    { "{\"game\":\"nim\",\"piles\\u0000x\":[1]}", 422, "unknown_field", "piles???x" },
     /* an unpaired surrogate is valid JSON grammar; cJSON refused it and the
      * answer was a 503 "overloaded" */
     { "{\"game\":\"nim\",\"piles\":[\"\\ud800\"]}", 422, "invalid_integer", "piles[0]" },
@@ -245,17 +245,39 @@ static char *ask_raw(const char *query, int *status)
 }
 
 /* Valid JSON that cJSON reads differently, and members the service ignores. */
-static const char *const answered[] = {
-    "{\"game\":\"nim\",\"piles\":[1],\"note\":\"\\ud83d\\ude00 \\udc00 \\u0000\"}",
-    "{\"game\":\"nim\",\"piles\":[1],\"extra\":{\"a\":1,\"a\":[1e999]}}",
+/* Members the game does not document are refused, whatever they hold: a
+ * misspelt or foreign member would otherwise be answered as if absent. */
+static const struct {
+    const char *body, *code, *field;
+} refused_members[] = {
+    { "{\"game\":\"nim\",\"piles\":[1],\"note\":\"\\ud83d\\ude00 \\udc00 \\u0000\"}", "unknown_field", "note" },
+    { "{\"game\":\"nim\",\"piles\":[1],\"extra\":{\"a\":1,\"a\":[1e999]}}", "unknown_field", "extra" },
+    { "{\"game\":\"nim\",\"piles\":[1,2],\"convetion\":\"misere\"}", "unknown_field", "convetion" },
+    { "{\"game\":\"nim\",\"piles\":[1,2],\"limit\":3}", "inapplicable_field", "limit" },
+    { "{\"game\":\"tictactoe\",\"board\":\".........\",\"compound\":\"disjunctive\"}",
+      "inapplicable_field", "compound" },
 };
 
-START_TEST(test_ignored_members_answered)
+START_TEST(test_unknown_members_refused)
 {
     int status;
-    char *body = ask_raw(answered[_i], &status);
-    ck_assert_int_eq(status, 200);
-    ck_assert_ptr_nonnull(strstr(body, "\"next\":{\"piles\":[0]}"));
+    char *body = ask_raw(refused_members[_i].body, &status);
+    ck_assert_int_eq(status, 422);
+    cJSON *root = cJSON_Parse(body);
+    cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(err, "code")->valuestring, refused_members[_i].code);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(err, "field")->valuestring, refused_members[_i].field);
+    cJSON_Delete(root);
+    free(body);
+}
+END_TEST
+
+/* The message names the nearest valid member. */
+START_TEST(test_unknown_member_suggested)
+{
+    int status;
+    char *body = ask_raw("{\"game\":\"nim\",\"piles\":[1,2],\"convetion\":\"misere\"}", &status);
+    ck_assert_ptr_nonnull(strstr(body, "did you mean \\\"convention\\\"?"));
     free(body);
 }
 END_TEST
@@ -296,7 +318,9 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_exact_nim_sum);
     tcase_add_test(tc, test_misere_nim_answers);
     tcase_add_test(tc, test_budget_limit);
-    tcase_add_loop_test(tc, test_ignored_members_answered, 0, sizeof answered / sizeof answered[0]);
+    tcase_add_loop_test(tc, test_unknown_members_refused, 0,
+                        sizeof refused_members / sizeof refused_members[0]);
+    tcase_add_test(tc, test_unknown_member_suggested);
     tcase_add_test(tc, test_staircase_near_range);
     suite_add_tcase(s, tc);
     return s;

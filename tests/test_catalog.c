@@ -335,6 +335,15 @@ START_TEST(test_conventions_and_compounds)
         q = variant(game->example, "compound", cJSON_CreateString(name));
         int status;
         char *body = ask(NULL, q, &status);
+        /* A game of one compound takes no "compound" member at all. */
+        bool takes_member = game->compounds != GR_COMPOUND_BIT(GR_DISJUNCTIVE);
+        if (!takes_member) {
+            if (status != 422 || !strstr(body, "\"code\":\"inapplicable_field\""))
+                ck_abort_msg("%s: compound %s is not refused as inapplicable: %s", game->name, name, body);
+            free(body);
+            free(q);
+            continue;
+        }
         bool refused = status == 422 && strstr(body, "\"code\":\"unsupported_compound\"");
         if (refused == in && !(in && game->compound_note))
             ck_abort_msg("%s: compound %s is %slisted but %s: %s", game->name, name, in ? "" : "not ",
@@ -586,42 +595,65 @@ static bool own_field(const gr_game *g, const char *name)
     return is_common(name);
 }
 
-/* The example plus member `name` holding nonsense answers as the example. */
-static void check_ignored(const gr_game *game, const char *name, const char *want)
+/* The example plus member `name` holding nonsense is a 422 `code` naming
+ * the member; for a misspelling of the game's own field `near`, the message
+ * suggests that field. */
+static void check_refused(const gr_game *game, const char *name, const char *code, const char *near)
 {
     if (own_field(game, name))
         return;
     char *q = variant(game->example, name, cJSON_Parse("{\"x\":[-1,\"y\",null]}"));
-    char *got = answer(NULL, q);
-    if (strcmp(got, want) != 0)
-        ck_abort_msg("%s reads \"%s\", which the catalogue does not list", game->name, name);
-    free(got);
+    int status;
+    char *body = ask(NULL, q, &status);
+    cJSON *root = cJSON_Parse(body);
+    const cJSON *err = member(root, "error");
+    const cJSON *f = err ? member(err, "field") : NULL;
+    if (status != 422 || strcmp(text_of(err, "code"), code) != 0 || !cJSON_IsString(f) ||
+        strcmp(f->valuestring, name) != 0)
+        ck_abort_msg("%s with member \"%s\": %d %s, want 422 %s naming it", game->name, name, status,
+                     body, code);
+    char quoted[80];
+    snprintf(quoted, sizeof quoted, "did you mean \\\"%s\\\"?", near ? near : "");
+    if (near && !strstr(body, quoted))
+        ck_abort_msg("%s with member \"%s\": no suggestion of \"%s\": %s", game->name, name, near, body);
+    cJSON_Delete(root);
+    free(body);
     free(q);
 }
 
-/* Members the catalogue does not list for a game, such as other games'
- * fields or misspellings of its own, are not read. */
-START_TEST(test_unlisted_members_ignored)
+/* Whether some game has a field `name`. */
+static bool field_anywhere(const char *name)
 {
-    const gr_game *game = &gr_games[_i];
-    char *want = answer(NULL, game->example);
     for (size_t i = 0; i < gr_ngames; i++)
         for (size_t k = 0; k < gr_games[i].nfields; k++)
-            check_ignored(game, gr_games[i].fields[k].name, want);
+            if (strcmp(gr_games[i].fields[k].name, name) == 0)
+                return true;
+    return false;
+}
+
+/* Members the catalogue does not list for a game, such as other games'
+ * fields or misspellings of its own, are refused and named. */
+START_TEST(test_unlisted_members_refused)
+{
+    const gr_game *game = &gr_games[_i];
+    for (size_t i = 0; i < gr_ngames; i++)
+        for (size_t k = 0; k < gr_games[i].nfields; k++)
+            check_refused(game, gr_games[i].fields[k].name, "inapplicable_field", NULL);
     for (size_t k = 0; k < game->nfields; k++) {
+        const char *own = game->fields[k].name;
         char name[64];
-        snprintf(name, sizeof name, "%ss", game->fields[k].name);
-        check_ignored(game, name, want);
-        snprintf(name, sizeof name, "%s", game->fields[k].name);
+        snprintf(name, sizeof name, "%ss", own);
+        if (!field_anywhere(name))
+            check_refused(game, name, "unknown_field", own);
+        snprintf(name, sizeof name, "%s", own);
         name[0] = (char)(name[0] - 'a' + 'A');
-        check_ignored(game, name, want);
-        snprintf(name, sizeof name, "%s ", game->fields[k].name);
-        check_ignored(game, name, want);
+        check_refused(game, name, "unknown_field", own);
+        snprintf(name, sizeof name, "%s ", own);
+        check_refused(game, name, "unknown_field", own);
     }
-    static const char *const others[] = { "size", "heaps", "count", "n", "board", "rule", "k", "m" };
+    static const char *const others[] = { "size", "heaps", "count", "xyzzy" };
     for (size_t k = 0; k < sizeof others / sizeof others[0]; k++)
-        check_ignored(game, others[k], want);
-    free(want);
+        check_refused(game, others[k], "unknown_field", NULL);
 }
 END_TEST
 
@@ -658,7 +690,8 @@ START_TEST(test_limits_follow_the_service)
     ck_assert_str_eq(text_of(piles, "max_items_limit"), "max_items");
     ck_assert_int_eq(int_of(&c, field_of(&c, "stone_prefix", "stones"), "max_items"), 50);
     ck_assert_int_eq(int_of(&c, field_of(&c, "subtraction", "moves"), "maximum"), 77);
-    ck_assert_int_eq(int_of(&c, field_of(&c, "grundys_game", "piles"), "maximum"), 12345);
+    const cJSON *grundys = game_entry(&c, (size_t)(gr_game_find("grundys_game") - gr_games));
+    ck_assert_int_eq(int_of(&c, cJSON_GetArrayItem(member(grundys, "constraints"), 0), "maximum"), 12345);
     const cJSON *limits = member(c.doc.root, "limits");
     ck_assert_int_eq(int_of(&c, limits, "budget"), (int64_t)l.budget);
     ck_assert_int_eq(int_of(&c, limits, "max_items"), 50);
@@ -710,7 +743,7 @@ static Suite *catalog_suite(void)
     tcase_add_loop_test(tc, test_optional_fields, 0, n);
     tcase_add_loop_test(tc, test_types_and_choices, 0, n);
     tcase_add_loop_test(tc, test_bounds_enforced, 0, n);
-    tcase_add_loop_test(tc, test_unlisted_members_ignored, 0, n);
+    tcase_add_loop_test(tc, test_unlisted_members_refused, 0, n);
     tcase_add_test(tc, test_limits_follow_the_service);
     tcase_add_test(tc, test_common_fields);
     suite_add_tcase(s, tc);

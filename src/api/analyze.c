@@ -5,6 +5,7 @@
 
 #include "api/games.h"
 #include "api/nim_fast.h"
+#include "api/validate.h"
 
 /* The 422 for misere play of a game that has no misere answer, naming the
  * games that have one, from the registry. */
@@ -22,19 +23,13 @@ static int misere_refused(gr_query *q, const gr_game *game)
                    "of %s. Use \"convention\": \"normal\"", game->name, any.buf, one.buf);
 }
 
+/* convention and compound are validated (api/validate.h); what is left is
+ * whether this game answers them together. */
 static int read_convention(gr_query *q, const gr_game *game)
 {
     const cJSON *c = gr_q_get(q, "convention");
-    if (!c || cJSON_IsNull(c))
+    if (!c || cJSON_IsNull(c) || strcmp(gr_choice_canonical(c->valuestring), "misere") != 0)
         return 0;
-    if (!cJSON_IsString(c))
-        return gr_fail(q->err, 422, "invalid_field", "convention",
-                       "\"convention\" must be \"normal\" or \"misere\"");
-    if (strcmp(c->valuestring, "normal") == 0)
-        return 0;
-    if (strcmp(c->valuestring, "misere") != 0 && strcmp(c->valuestring, "mis\xc3\xa8re") != 0)
-        return gr_fail(q->err, 422, "invalid_field", "convention",
-                       "\"convention\" must be \"normal\" or \"misere\"");
     if (!game->misere)
         return misere_refused(q, game);
     q->misere = true;
@@ -54,17 +49,14 @@ static int read_compound(gr_query *q, const gr_game *game)
     const cJSON *c = gr_q_get(q, "compound");
     if (!c || cJSON_IsNull(c))
         return 0;
-    for (unsigned i = 0; cJSON_IsString(c) && i < sizeof compound_names / sizeof *compound_names; i++) {
+    for (unsigned i = 0; i < sizeof compound_names / sizeof *compound_names; i++) {
         if (strcmp(c->valuestring, compound_names[i]) != 0)
             continue;
-        if (!(game->compounds & GR_COMPOUND_BIT(i)) && game->compound_note)
-            return gr_fail(q->err, 422, "unsupported_compound", "compound",
-                           "the %s compound is not answered for %s: %s; drop \"compound\"",
-                           compound_names[i], game->name, game->compound_note);
         if (!(game->compounds & GR_COMPOUND_BIT(i)))
             return gr_fail(q->err, 422, "unsupported_compound", "compound",
-                           "%s is one position, not a sum of piles or tokens, so only the "
-                           "disjunctive compound applies; drop \"compound\"", game->name);
+                           "the %s compound is not answered for %s: %s; drop \"compound\"",
+                           compound_names[i], game->name,
+                           game->compound_note ? game->compound_note : "not among its compounds");
         if (i != GR_DISJUNCTIVE && q->misere)
             return gr_fail(q->err, 422, "unsupported_compound", "compound",
                            "the %s compound is answered under normal play only; use "
@@ -72,10 +64,7 @@ static int read_compound(gr_query *q, const gr_game *game)
         q->compound = (gr_compound)i;
         return 0;
     }
-    return gr_fail(q->err, 422, "invalid_field", "compound",
-                   "\"compound\" must be \"disjunctive\" (move in one component), \"selective\" "
-                   "(any non-empty set), \"selective_proper\" (any non-empty set but not all) or "
-                   "\"conjunctive\" (all of them)");
+    return 0;
 }
 
 /* A member named twice is refused rather than read as either value: clients
@@ -101,15 +90,16 @@ static int read_game(gr_query *q, const gr_game **out)
         return 0;
     gr_text names = { .len = 0 };
     gr_game_names(&names);
-    if (!g)
+    if (!g || cJSON_IsNull(g))
         return gr_fail(q->err, 422, "missing_field", "game",
                        "the field \"game\" is required: one of %s", names.buf);
     if (!cJSON_IsString(g))
         return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
-    char name[48];
-    gr_printable(g->valuestring, name, sizeof name);
-    return gr_fail(q->err, 422, "unknown_game", "game", "unknown game \"%s\"; use one of %s", name,
-                   names.buf);
+    const char *list[64];
+    size_t n = 0;
+    for (size_t i = 0; i < gr_ngames && n < sizeof list / sizeof *list; i++)
+        list[n++] = gr_games[i].name;
+    return gr_fail_unknown_name(q->err, "unknown_game", "game", "game", g->valuestring, list, n);
 }
 
 static void free_answer(gr_answer *a)
@@ -190,8 +180,8 @@ static int answer_query(gr_query *q, const gr_game **game)
     if (!cJSON_IsObject(q->obj))
         return gr_fail(q->err, 422, "invalid_query", "",
                        "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
-    if (reject_duplicates(q) || read_game(q, game) || read_convention(q, *game) ||
-        read_compound(q, *game))
+    if (reject_duplicates(q) || read_game(q, game) || gr_validate(q, *game, NULL) ||
+        read_convention(q, *game) || read_compound(q, *game))
         return -1;
     if ((*game)->analyze(q))
         return -1;

@@ -106,42 +106,13 @@ static void put_int(builder *b, cJSON *obj, const char *key, int64_t v)
         b->oom = true;
 }
 
-static const struct {
-    const char *name;
-    size_t offset;
-} limit_members[] = {
-    [GR_LIMIT_BUDGET] = { "budget", offsetof(gr_limits, budget) },
-    [GR_LIMIT_MAX_ITEMS] = { "max_items", offsetof(gr_limits, max_items) },
-    [GR_LIMIT_MAX_MOVES] = { "max_moves", offsetof(gr_limits, max_moves) },
-    [GR_LIMIT_MAX_MOVE] = { "max_move", offsetof(gr_limits, max_move) },
-    [GR_LIMIT_MAX_NODES] = { "max_nodes", offsetof(gr_limits, max_nodes) },
-    [GR_LIMIT_MAX_EDGES] = { "max_edges", offsetof(gr_limits, max_edges) },
-    [GR_LIMIT_OCTAL_MAX_VALUES] = { "octal_max_values", offsetof(gr_limits, octal_max_values) },
-    [GR_LIMIT_GRUNDYS_MAX_HEAP] = { "grundys_max_heap", offsetof(gr_limits, grundys_max_heap) },
-    [GR_LIMIT_MAX_BATCH] = { "max_batch", offsetof(gr_limits, max_batch) },
-    [GR_LIMIT_BATCH_BUDGET] = { "batch_budget", offsetof(gr_limits, batch_budget) },
-    [GR_LIMIT_MAX_LINE] = { "max_line", offsetof(gr_limits, max_line) },
-};
-
-enum { NLIMITS = sizeof limit_members / sizeof limit_members[0] };
-
-/* "limits" reports every member: a new one must be added above. */
-_Static_assert(sizeof(gr_limits) == (NLIMITS - 1) * sizeof(uint64_t),
-               "limit_members must list every member of gr_limits");
-
-/* The live value of limit `id` (not GR_LIMIT_NONE). */
-static uint64_t limit_value(const gr_limits *l, gr_limit_id id)
-{
-    return *(const uint64_t *)(const void *)((const char *)l + limit_members[id].offset);
-}
-
 /* Adds `min_key`, `max_key` and, when a limit applies, `max_key`_limit. */
 static void put_range(builder *b, cJSON *obj, const char *min_key, const char *max_key,
                       const gr_range *r)
 {
     int64_t max = r->max;
     if (r->limit != GR_LIMIT_NONE) {
-        uint64_t live = limit_value(b->limits, r->limit);
+        uint64_t live = gr_limit_value(b->limits, r->limit);
         if (live < (uint64_t)max)
             max = (int64_t)live;
     }
@@ -150,35 +121,9 @@ static void put_range(builder *b, cJSON *obj, const char *min_key, const char *m
     if (r->limit != GR_LIMIT_NONE) {
         char key[32];
         snprintf(key, sizeof key, "%s_limit", max_key);
-        put_str(b, obj, key, limit_members[r->limit].name);
+        put_str(b, obj, key, gr_limit_name(r->limit));
     }
 }
-
-/* Each field type: its name, what it holds, whether it counts entries
- * ("items"), characters ("length") or neither, and whether it holds
- * integers. */
-static const struct {
-    const char *name, *doc, *count;
-    bool integers;
-} field_types[] = {
-    [GR_FIELD_INTEGER] = { "integer", "an integer from 0 to 2^63 - 1: a JSON number of plain "
-                           "digits or a string of decimal digits", NULL, true },
-    [GR_FIELD_INTEGER_ARRAY] = { "integer_array", "an array of integers", "items", true },
-    [GR_FIELD_SIGNED_ARRAY] = { "signed_integer_array", "an array of integers from -(2^63 - 1) to "
-                                "2^63 - 1, each a JSON number or a decimal string with an optional "
-                                "'-'", "items", true },
-    [GR_FIELD_INTEGER_PAIRS] = { "integer_pairs", "an array of pairs [a, b] of integers", "items",
-                                 true },
-    [GR_FIELD_SIGNED_PAIRS] = { "signed_integer_pairs", "an array of pairs [a, b] of signed "
-                                "integers", "items", true },
-    [GR_FIELD_STRING] = { "string", "a string; one of \"enum\" when listed", "length", false },
-    [GR_FIELD_BOARD] = { "board", "a string of cells row by row: 'X', 'O' or '.' (empty)", "length",
-                         false },
-    [GR_FIELD_MOVES] = { "moves", "an integer_array, or an object {\"rule\": R} with R one of "
-                         "\"enum\"", "items", true },
-};
-
-enum { NTYPES = sizeof field_types / sizeof field_types[0] };
 
 static cJSON *string_array(builder *b, const char *const *s)
 {
@@ -192,7 +137,7 @@ static cJSON *string_array(builder *b, const char *const *s)
 
 static void put_counts(builder *b, cJSON *o, const gr_field *f)
 {
-    const char *count = field_types[f->type].count;
+    const char *count = gr_field_types[f->type].count;
     if (!count || (f->type == GR_FIELD_STRING && f->choices))
         return;
     char min_key[16], max_key[16];
@@ -209,7 +154,7 @@ static cJSON *field_json(builder *b, const gr_field *f)
         return NULL;
     }
     put_str(b, o, "name", f->name);
-    put_str(b, o, "type", field_types[f->type].name);
+    put_str(b, o, "type", gr_field_types[f->type].name);
     put(b, o, "required", cJSON_CreateBool(f->required));
     if (f->dflt)
         put(b, o, "default", cJSON_CreateRaw(f->dflt));
@@ -218,7 +163,7 @@ static cJSON *field_json(builder *b, const gr_field *f)
     if (f->pattern)
         put_str(b, o, "pattern", f->pattern);
     put_counts(b, o, f);
-    if (field_types[f->type].integers)
+    if (gr_field_types[f->type].integers)
         put_range(b, o, "minimum", "maximum", &f->value);
     put_str(b, o, "description", f->description);
     return o;
@@ -316,22 +261,6 @@ static cJSON *game_json(builder *b, const gr_game *g)
 
 /* ---- members every query may carry ---------------------------------------- */
 
-static const char *const convention_names[] = { "normal", "misere", NULL };
-static const char *const compound_names[] = { "disjunctive", "selective", "selective_proper",
-                                              "conjunctive", NULL };
-
-static const gr_field common_fields[] = {
-    { .name = "convention", .type = GR_FIELD_STRING, .dflt = "\"normal\"", .choices = convention_names,
-      .description = "normal: the player who cannot move loses; misere (also accepted as "
-                     "\"mis\xc3\xa8re\"): that player wins. misere only for the games whose "
-                     "conventions list it, within its scope." },
-    { .name = "compound", .type = GR_FIELD_STRING, .dflt = "\"disjunctive\"", .choices = compound_names,
-      .description = "How the components combine, for the games whose compounds list more than "
-                     "disjunctive: a move in exactly one (disjunctive), in any non-empty set "
-                     "(selective), in any non-empty set but not all (selective_proper), in every "
-                     "one (conjunctive). Normal play only." },
-};
-
 static cJSON *game_field_json(builder *b)
 {
     cJSON *o = cJSON_CreateObject();
@@ -355,23 +284,23 @@ static void put_common(builder *b, cJSON *root)
     if (!arr)
         return;
     push(b, arr, game_field_json(b));
-    for (size_t i = 0; i < sizeof common_fields / sizeof common_fields[0]; i++)
-        push(b, arr, field_json(b, &common_fields[i]));
+    for (size_t i = 0; i < gr_ncommon_fields; i++)
+        push(b, arr, field_json(b, &gr_common_fields[i]));
 }
 
 static void put_types(builder *b, cJSON *root)
 {
     cJSON *o = put(b, root, "types", cJSON_CreateObject());
-    for (size_t t = 1; o && t < NTYPES; t++)
-        put_str(b, o, field_types[t].name, field_types[t].doc);
+    for (size_t t = 1; o && t < GR_NFIELD_TYPES; t++)
+        put_str(b, o, gr_field_types[t].name, gr_field_types[t].doc);
 }
 
 static void put_limits(builder *b, cJSON *root)
 {
     cJSON *o = put(b, root, "limits", cJSON_CreateObject());
-    for (size_t id = 1; o && id < NLIMITS; id++) {
-        uint64_t v = limit_value(b->limits, (gr_limit_id)id);
-        if (!gr_json_add_u64(o, limit_members[id].name, v))
+    for (size_t id = 1; o && id < GR_NLIMITS; id++) {
+        uint64_t v = gr_limit_value(b->limits, (gr_limit_id)id);
+        if (!gr_json_add_u64(o, gr_limit_name((gr_limit_id)id), v))
             b->oom = true;
     }
 }

@@ -34,9 +34,9 @@ char *gr_api_tables_json(const gr_tables *t);
  *  "types": {"integer": "...", ...: every field type and what it holds},
  *  "limits": {"budget", "max_items", ...: every member of gr_limits}}
  *
- * A query may carry only game, convention, compound and the game's fields;
- * the service ignores other members. An optional field sent as null means
- * its default. */
+ * A query may carry only game, convention, the game's fields, and compound
+ * where more than the disjunctive compound is listed; api/validate.h refuses
+ * any other member. An optional field sent as null means its default. */
 char *gr_api_games_json(const gr_limits *limits);
 
 #endif

@@ -84,8 +84,9 @@ static const gr_field octal_fields[] = {
 };
 
 static const gr_field grundys_fields[] = {
-    PILES("Tokens in each pile; may be empty. The largest heap is the table file's bound when "
-          "one is loaded, else grundys_max_heap.", UPTO(GR_LIMIT_GRUNDYS_MAX_HEAP)),
+    PILES("Tokens in each pile; may be empty. Heaps below the table file's bound when one is "
+          "loaded, else below grundys_max_heap, are answered; a larger one is a 422 beyond_bound.",
+          ANY_U),
 };
 
 static const gr_field strange_fields[] = {
@@ -206,6 +207,11 @@ static const gr_constraint octal_constraints[] = {
       "answered (a table file's codes: the table's count)", UPTO(GR_LIMIT_OCTAL_MAX_VALUES) },
 };
 
+static const gr_constraint grundys_constraints[] = {
+    { "largest heap computed on demand (a table file's bound replaces it when larger)",
+      UPTO(GR_LIMIT_GRUNDYS_MAX_HEAP) },
+};
+
 static const gr_constraint mnk_constraints[] = {
     { "rows * cols (cells)", SPAN(1, GR_MNK_MAX_CELLS) },
 };
@@ -258,7 +264,7 @@ const gr_game gr_games[] = {
       .misere = true, .compounds = ONE, .analyze = gr_analyze_grundys_game,
       .compound_note = "every move splits a heap, and the two heaps would remain one component, "
                        "which \"piles\" cannot express",
-      .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields),
+      .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields), CONSTRAINTS(grundys_constraints),
       .example = "{\"game\":\"grundys_game\",\"piles\":[7,13]}" },
     { .name = "strange_nim",
       .summary = "Piles [x, k]: take between 1 and floor(x / k) tokens from one pile.",

@@ -23,7 +23,18 @@ typedef enum gr_field_type {
     GR_FIELD_STRING,            /* "string": one of `choices` when given */
     GR_FIELD_BOARD,             /* "board": a string of 'X', 'O', '.', row by row */
     GR_FIELD_MOVES,             /* "moves": an integer_array, or {"rule": R}, R in `choices` */
+    GR_NFIELD_TYPES
 } gr_field_type;
+
+/* Each field type: its catalogue name, what it holds, whether it counts
+ * entries ("items"), characters ("length") or neither (NULL), and whether
+ * it holds integers. */
+typedef struct gr_field_type_info {
+    const char *name, *doc, *count;
+    bool integers;
+} gr_field_type_info;
+
+extern const gr_field_type_info gr_field_types[GR_NFIELD_TYPES];
 
 /* The configurable limits (members of gr_limits) a bound may follow. */
 typedef enum gr_limit_id {
@@ -39,7 +50,13 @@ typedef enum gr_limit_id {
     GR_LIMIT_MAX_BATCH,
     GR_LIMIT_BATCH_BUDGET,
     GR_LIMIT_MAX_LINE,
+    GR_NLIMITS
 } gr_limit_id;
+
+/* The live value of limit `id` (not GR_LIMIT_NONE), and its name as the
+ * catalogue's "limits" and "*_limit" members give it. */
+uint64_t gr_limit_value(const gr_limits *l, gr_limit_id id);
+const char *gr_limit_name(gr_limit_id id);
 
 /* An inclusive range min .. max. With `limit` set the upper end is the
  * smaller of `max` and that limit's live value. */
@@ -47,6 +64,9 @@ typedef struct gr_range {
     int64_t min, max;
     gr_limit_id limit;
 } gr_range;
+
+/* The upper end of r in force under `l`, as unsigned (r->max >= 0). */
+uint64_t gr_range_max(const gr_range *r, const gr_limits *l);
 
 /* One member of a query that a game reads. */
 typedef struct gr_field {
@@ -89,6 +109,15 @@ typedef struct gr_game {
     size_t nconstraints;
     const char *example;          /* a query answered 200 without a table file, as JSON */
 } gr_game;
+
+/* Members every query may carry besides "game": convention and compound
+ * (compound only for games that answer more than the disjunctive one). */
+extern const gr_field gr_common_fields[];
+extern const size_t gr_ncommon_fields;
+
+/* The choice a string names: itself, or the choice it is an accepted other
+ * spelling of ("misère" for "misere"). */
+const char *gr_choice_canonical(const char *s);
 
 extern const gr_game gr_games[];
 extern const size_t gr_ngames;

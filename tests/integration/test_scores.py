@@ -455,7 +455,8 @@ def t_mnk_limits(ck):
     """Rule errors, and the largest boards answered or refused with
     limit_exceeded (never a hang)."""
     cases = [
-        (mnk(9, 8, 5, "." * 72), "out_of_range", "rows"),
+        (mnk(9, 8, 5, "." * 72), "invalid_field", "board"),  # 72 cells: past the board's 64
+        (mnk(9, 8, 5, "." * 64), "out_of_range", "rows"),
         (mnk(0, 3, 3, ""), "out_of_range", "rows"),
         (mnk(3, 0, 3, ""), "out_of_range", "cols"),
         (mnk(3, 3, 0, "." * 9), "out_of_range", "k"),
@@ -701,7 +702,7 @@ def t_can_i_win_errors(ck):
     return expect_errors(ck, [
         (ciw(21, 10), "out_of_range", "max_choosable"),
         (ciw(0, 10), "out_of_range", "max_choosable"),
-        (ciw(5, 10, [0]), "invalid_field", "used[0]"),
+        (ciw(5, 10, [0]), "out_of_range", "used[0]"),
         (ciw(5, 10, [2, 6]), "invalid_field", "used[1]"),
         (ciw(5, 10, [2, 3, 2]), "invalid_field", "used[2]"),
         ({"game": "can_i_win", "max_choosable": 5}, "missing_field", "desired_total"),
