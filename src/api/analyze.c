@@ -17,7 +17,7 @@ static int misere_refused(gr_query *q, const gr_game *game)
         if (gr_games[i].misere)
             gr_text_add(t, "%s%s", t->len ? ", " : "", gr_games[i].name);
     }
-    return gr_fail(q->err, 422, "unsupported_convention", "convention",
+    return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
                    "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
                    "hold under misere play; misere is answered for %s, and for one heap or token "
                    "of %s. Use \"convention\": \"normal\"", game->name, any.buf, one.buf);
@@ -53,12 +53,12 @@ static int read_compound(gr_query *q, const gr_game *game)
         if (strcmp(c->valuestring, compound_names[i]) != 0)
             continue;
         if (!(game->compounds & GR_COMPOUND_BIT(i)))
-            return gr_fail(q->err, 422, "unsupported_compound", "compound",
+            return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
                            "the %s compound is not answered for %s: %s; drop \"compound\"",
                            compound_names[i], game->name,
                            game->compound_note ? game->compound_note : "not among its compounds");
         if (i != GR_DISJUNCTIVE && q->misere)
-            return gr_fail(q->err, 422, "unsupported_compound", "compound",
+            return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
                            "the %s compound is answered under normal play only; use "
                            "\"convention\": \"normal\"", compound_names[i]);
         q->compound = (gr_compound)i;
@@ -79,7 +79,7 @@ static int reject_duplicates(gr_query *q)
         return 0;
     char shown[64];
     gr_printable(name, shown, sizeof shown);
-    return gr_fail(q->err, 422, "invalid_field", name,
+    return gr_fail(q->err, GR_E_INVALID_FIELD, name,
                    "the member \"%s\" appears more than once; send each member once", shown);
 }
 
@@ -91,15 +91,15 @@ static int read_game(gr_query *q, const gr_game **out)
     gr_text names = { .len = 0 };
     gr_game_names(&names);
     if (!g || cJSON_IsNull(g))
-        return gr_fail(q->err, 422, "missing_field", "game",
+        return gr_fail(q->err, GR_E_MISSING_FIELD, "game",
                        "the field \"game\" is required: one of %s", names.buf);
     if (!cJSON_IsString(g))
-        return gr_fail(q->err, 422, "invalid_field", "game", "\"game\" must be a string such as \"nim\"");
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "game", "\"game\" must be a string such as \"nim\"");
     const char *list[64];
     size_t n = 0;
     for (size_t i = 0; i < gr_ngames && n < sizeof list / sizeof *list; i++)
         list[n++] = gr_games[i].name;
-    return gr_fail_unknown_name(q->err, "unknown_game", "game", "game", g->valuestring, list, n);
+    return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_GAME, "game", "game", g->valuestring, list, n);
 }
 
 static void free_answer(gr_answer *a)
@@ -178,7 +178,7 @@ void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
 static int answer_query(gr_query *q, const gr_game **game)
 {
     if (!cJSON_IsObject(q->obj))
-        return gr_fail(q->err, 422, "invalid_query", "",
+        return gr_fail(q->err, GR_E_INVALID_QUERY, "",
                        "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
     if (reject_duplicates(q) || read_game(q, game) || gr_validate(q, *game, NULL) ||
         read_convention(q, *game) || read_compound(q, *game))
@@ -209,7 +209,7 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     }
     free_answer(&q.ans);
     if (rc == 0 && !out->body)
-        gr_fail(err, 503, "overloaded", "", "out of memory rendering the answer; retry later");
+        gr_fail(err, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
     if (rc != 0 || !out->body)
         gr_api_error_reply(err, out);
 }

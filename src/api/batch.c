@@ -14,10 +14,10 @@ static const char oom_body[] =
 /* ---- errors ------------------------------------------------------------- */
 
 /* Fills *out with the error rendered from the arguments (as gr_fail's). */
-static void fail_reply(gr_reply *out, int status, const char *code, const char *field,
-                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void fail_reply(gr_reply *out, gr_error_code code, const char *field,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static void fail_reply(gr_reply *out, int status, const char *code, const char *field,
+static void fail_reply(gr_reply *out, gr_error_code code, const char *field,
                        const char *fmt, ...)
 {
     gr_api_error e = { 0 };
@@ -26,20 +26,20 @@ static void fail_reply(gr_reply *out, int status, const char *code, const char *
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    gr_fail(&e, status, code, field, "%s", message);
+    gr_fail(&e, code, field, "%s", message);
     gr_api_error_reply(&e, out);
 }
 
 static void empty_line_reply(gr_reply *out)
 {
-    fail_reply(out, 400, "bad_json", "",
+    fail_reply(out, GR_E_BAD_JSON, "",
                "the line is empty; send one JSON query object per line");
 }
 
 /* The reply to a query the spent batch budget refuses. */
 static void batch_spent_reply(const gr_service *svc, gr_reply *out)
 {
-    fail_reply(out, 422, "limit_exceeded", "",
+    fail_reply(out, GR_E_LIMIT_EXCEEDED, "",
                "the batch's total compute budget of %llu steps was spent by the queries before "
                "this one; send the remaining queries in another batch (the daemon's "
                "--batch-budget sets the batch budget)",
@@ -48,7 +48,7 @@ static void batch_spent_reply(const gr_service *svc, gr_reply *out)
 
 void gr_api_line_too_long(const gr_service *svc, gr_reply *out)
 {
-    fail_reply(out, 413, "line_too_long", "",
+    fail_reply(out, GR_E_LINE_TOO_LONG, "",
                "the line is longer than %llu bytes, the limit on one line, and was skipped; "
                "send smaller queries", (unsigned long long)svc->limits.max_line);
 }
@@ -160,7 +160,7 @@ static const cJSON *queries_of(const gr_service *svc, const cJSON *root, gr_repl
 {
     const char *dup;
     if (!cJSON_IsObject(root)) {
-        fail_reply(out, 422, "invalid_query", "queries",
+        fail_reply(out, GR_E_INVALID_QUERY, "queries",
                    "the body must be a JSON object {\"queries\": [q1, q2, ...]} with up to %llu "
                    "queries, each as POST /v1/analyze takes it",
                    (unsigned long long)svc->limits.max_batch);
@@ -169,23 +169,23 @@ static const cJSON *queries_of(const gr_service *svc, const cJSON *root, gr_repl
     int rc = gr_json_duplicate_member(root, &dup);
     if (rc < 0 || (rc > 0 && strcmp(dup, "queries") == 0)) {
         if (rc < 0)
-            fail_reply(out, 503, "overloaded", "", "out of memory reading the body; retry later");
+            fail_reply(out, GR_E_OVERLOADED, "", "out of memory reading the body; retry later");
         else
-            fail_reply(out, 422, "invalid_field", "queries",
+            fail_reply(out, GR_E_INVALID_FIELD, "queries",
                        "the member \"queries\" appears more than once; send it once");
         return NULL;
     }
     const cJSON *qs = cJSON_GetObjectItemCaseSensitive(root, "queries");
     if (!qs)
-        fail_reply(out, 422, "missing_field", "queries",
+        fail_reply(out, GR_E_MISSING_FIELD, "queries",
                    "the field \"queries\" is required: an array of up to %llu queries",
                    (unsigned long long)svc->limits.max_batch);
     else if (!cJSON_IsArray(qs))
-        fail_reply(out, 422, "invalid_field", "queries",
+        fail_reply(out, GR_E_INVALID_FIELD, "queries",
                    "\"queries\" must be an array of up to %llu queries",
                    (unsigned long long)svc->limits.max_batch);
     else if ((uint64_t)cJSON_GetArraySize(qs) > svc->limits.max_batch)
-        fail_reply(out, 422, "too_many", "queries",
+        fail_reply(out, GR_E_TOO_MANY, "queries",
                    "\"queries\" has more entries than the limit of %llu queries in one batch "
                    "(max_batch); split it into several batches",
                    (unsigned long long)svc->limits.max_batch);
@@ -235,7 +235,7 @@ void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply 
             sb_add(&b, "]}", 2);
             if (b.failed) {
                 free(b.s);
-                fail_reply(out, 503, "overloaded", "",
+                fail_reply(out, GR_E_OVERLOADED, "",
                            "out of memory rendering the answers; retry later");
             } else {
                 *out = (gr_reply){ 200, b.s, b.len };

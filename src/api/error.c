@@ -8,12 +8,31 @@
 #include <stdio.h>
 #include <string.h>
 
-int gr_fail(gr_api_error *e, int status, const char *code, const char *field,
+static const struct {
+    const char *name;
+    int status;
+} error_codes[] = {
+#define GR_ERROR_ENTRY(id, name, status) [GR_E_##id] = { name, status },
+    GR_ERROR_CODES(GR_ERROR_ENTRY)
+#undef GR_ERROR_ENTRY
+};
+
+const char *gr_error_name(gr_error_code code)
+{
+    return error_codes[code].name;
+}
+
+int gr_error_status(gr_error_code code)
+{
+    return error_codes[code].status;
+}
+
+int gr_fail(gr_api_error *e, gr_error_code code, const char *field,
             const char *fmt, ...)
 {
     va_list ap;
-    e->status = status;
-    e->code = code;
+    e->status = error_codes[code].status;
+    e->code = error_codes[code].name;
     snprintf(e->field, sizeof e->field, "%s", field ? field : "");
     va_start(ap, fmt);
     vsnprintf(e->message, sizeof e->message, fmt, ap);
@@ -25,25 +44,25 @@ int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *
 {
     switch (s) {
     case GR_ELIMIT:
-        return gr_fail(e, 422, "limit_exceeded", field,
+        return gr_fail(e, GR_E_LIMIT_EXCEEDED, field,
                        "%s needs more work than the per-query compute budget allows; "
                        "ask for a smaller position (the daemon's --budget sets the budget)", what);
     case GR_EBOUND:
-        return gr_fail(e, 422, "beyond_bound", field,
+        return gr_fail(e, GR_E_BEYOND_BOUND, field,
                        "%s is past the bound up to which values are known", what);
     case GR_ERANGE:
-        return gr_fail(e, 422, "out_of_range", field,
+        return gr_fail(e, GR_E_OUT_OF_RANGE, field,
                        "%s produces a value too large to represent", what);
     case GR_ECYCLE:
-        return gr_fail(e, 422, "cycle", field, "%s", what);
+        return gr_fail(e, GR_E_CYCLE, field, "%s", what);
     case GR_ENOMEM:
-        return gr_fail(e, 503, "overloaded", field,
+        return gr_fail(e, GR_E_OVERLOADED, field,
                        "not enough memory to compute %s; retry later", what);
     case GR_EINVAL:
     case GR_OK:
         break;
     }
-    return gr_fail(e, 422, "invalid_field", field, "%s is not a valid position", what);
+    return gr_fail(e, GR_E_INVALID_FIELD, field, "%s is not a valid position", what);
 }
 
 char *gr_error_json(const gr_api_error *e, size_t *len)

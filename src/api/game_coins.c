@@ -39,7 +39,7 @@ static int read_rule(gr_query *q, size_t *which)
             return 0;
         }
     }
-    return gr_fail(q->err, 422, r ? "invalid_field" : "missing_field", "rule",
+    return gr_fail(q->err, r ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "rule",
                    "\"rule\" must be \"turning_turtles\", \"mock_turtles\" or \"ruler\"");
 }
 
@@ -52,7 +52,7 @@ static int read_heads(gr_query *q, coins_pos *p)
             continue;
         char field[40];
         snprintf(field, sizeof field, "heads[%zu]", i);
-        return gr_fail(q->err, 422, "out_of_range", field, "coin positions run from 1 (the leftmost "
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "coin positions run from 1 (the leftmost "
                        "coin) to 10^18; got %" PRIu64, p->heads[i]);
     }
     p->sorted = malloc((p->n + 1) * sizeof *p->sorted);
@@ -62,7 +62,7 @@ static int read_heads(gr_query *q, coins_pos *p)
     qsort(p->sorted, p->n, sizeof *p->sorted, gr_cmp_u64);
     for (size_t i = 1; i < p->n; i++)
         if (p->sorted[i] == p->sorted[i - 1])
-            return gr_fail(q->err, 422, "invalid_field", "heads", "position %" PRIu64 " is listed "
+            return gr_fail(q->err, GR_E_INVALID_FIELD, "heads", "position %" PRIu64 " is listed "
                            "twice; list each head once", p->sorted[i]);
     return 0;
 }
@@ -223,7 +223,7 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
         x = 0;
     }
     if (x)
-        rc = gr_fail(q->err, 500, "internal", "heads", "no winning move found; please report this query");
+        rc = gr_fail(q->err, GR_E_INTERNAL, "heads", "no winning move found; please report this query");
     free(v);
     return rc;
 }

@@ -30,7 +30,7 @@ int gr_analyze_divisor(gr_query *q)
     if (gr_q_u64(q, "n", NULL, &n))
         return -1;
     if (n == 0)
-        return gr_fail(q->err, 422, "out_of_range", "n", "\"n\" must be at least 1");
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "n", "\"n\" must be at least 1");
     if (divisor_component(q, n))
         return -1;
     bool win = gr_divisor_move(n, &take);

@@ -30,7 +30,7 @@ static int read_edge(gr_query *q, const cJSON *edge, size_t i, uint64_t *uv)
     char field[48];
     snprintf(field, sizeof field, "edges[%zu]", i);
     if (!cJSON_IsArray(edge) || cJSON_GetArraySize(edge) != 2)
-        return gr_fail(q->err, 422, "invalid_field", field,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field,
                        "each edge must be a pair [u, v] of node ids (a move from u to v)");
     snprintf(field, sizeof field, "edges[%zu][0]", i);
     if (gr_q_u64_at(q, edge->child, field, &uv[0]))
@@ -43,11 +43,11 @@ static int read_edges_and_tokens(gr_query *q, graph_input *in)
 {
     const cJSON *edges = gr_q_get(q, "edges");
     if (!edges || !cJSON_IsArray(edges))
-        return gr_fail(q->err, 422, edges ? "invalid_field" : "missing_field", "edges",
+        return gr_fail(q->err, edges ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "edges",
                        "\"edges\" must be an array of pairs [u, v]; use [] for a graph without edges");
     in->nedges = (size_t)cJSON_GetArraySize(edges);
     if (in->nedges > q->limits->max_edges)
-        return gr_fail(q->err, 422, "too_many", "edges", "the graph has %zu edges; the limit is %" PRIu64,
+        return gr_fail(q->err, GR_E_TOO_MANY, "edges", "the graph has %zu edges; the limit is %" PRIu64,
                        in->nedges, q->limits->max_edges);
     uint64_t *tokens;
     if (gr_q_u64_list(q, "tokens", q->limits->max_items, true, &tokens, &in->ntokens))
@@ -87,7 +87,7 @@ static int dense_given(gr_query *q, graph_input *in, uint64_t nodes)
             continue;
         }
         char field[48];
-        return gr_fail(q->err, 422, "out_of_range", id_field(in, k, field, sizeof field),
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, id_field(in, k, field, sizeof field),
                        "node %" PRIu64 " is not below \"nodes\" = %" PRIu64
                        "; node ids run from 0 to nodes - 1", in->ids[k], nodes);
     }
@@ -107,7 +107,7 @@ static int dense_compressed(gr_query *q, graph_input *in)
         if (m == 0 || in->names[m - 1] != in->names[k])
             in->names[m++] = in->names[k];
     if (m > q->limits->max_nodes)
-        return gr_fail(q->err, 422, "too_many", "edges", "the graph has %zu nodes; the limit is %" PRIu64,
+        return gr_fail(q->err, GR_E_TOO_MANY, "edges", "the graph has %zu nodes; the limit is %" PRIu64,
                        m, q->limits->max_nodes);
     for (size_t k = 0; k < total; k++) {
         const uint64_t *hit = bsearch(&in->ids[k], in->names, m, sizeof *in->names, gr_cmp_u64);
@@ -131,7 +131,7 @@ static int read_graph(gr_query *q, graph_input *in)
     if (gr_q_u64_at(q, nodes_item, "nodes", &nodes))
         return -1;
     if (nodes > q->limits->max_nodes)
-        return gr_fail(q->err, 422, "too_many", "nodes", "\"nodes\" is %" PRIu64 "; the limit is %" PRIu64,
+        return gr_fail(q->err, GR_E_TOO_MANY, "nodes", "\"nodes\" is %" PRIu64 "; the limit is %" PRIu64,
                        nodes, q->limits->max_nodes);
     return dense_given(q, in, nodes);
 }

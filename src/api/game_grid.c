@@ -29,7 +29,7 @@ static int read_side(gr_query *q, const char *name, uint64_t *out)
         return -1;
     if (*out >= 1 && *out <= q->limits->max_nodes)
         return 0;
-    return gr_fail(q->err, 422, "out_of_range", name, "\"%s\" must be between 1 and %" PRIu64, name,
+    return gr_fail(q->err, GR_E_OUT_OF_RANGE, name, "\"%s\" must be between 1 and %" PRIu64, name,
                    q->limits->max_nodes);
 }
 
@@ -38,7 +38,7 @@ static int read_pair(gr_query *q, const cJSON *item, const char *name, size_t i,
     char field[48];
     snprintf(field, sizeof field, "%s[%zu]", name, i);
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
-        return gr_fail(q->err, 422, "invalid_field", field, "each entry of \"%s\" must be a pair [%s]",
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "each entry of \"%s\" must be a pair [%s]",
                        name, name[0] == 's' ? "dr, dc" : "row, col");
     snprintf(field, sizeof field, "%s[%zu][0]", name, i);
     if (gr_json_i64(q->doc, item->child, field, &out[0], q->err))
@@ -58,7 +58,7 @@ static int read_steps(gr_query *q, grid *g)
     const cJSON *arr = gr_q_get(q, "steps");
     size_t n = arr && !cJSON_IsNull(arr) ? (size_t)cJSON_GetArraySize(arr) : 4;
     if (arr && !cJSON_IsNull(arr) && (!cJSON_IsArray(arr) || n == 0 || n > GRID_MAX_STEPS))
-        return gr_fail(q->err, 422, "invalid_field", "steps",
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "steps",
                        "\"steps\" must be an array of 1 to %d pairs [dr, dc]", GRID_MAX_STEPS);
     g->steps = malloc(n * sizeof *g->steps);
     if (!g->steps)
@@ -71,7 +71,7 @@ static int read_steps(gr_query *q, grid *g)
         if (st[0] == 0 && st[1] == 0) {
             char field[32];
             snprintf(field, sizeof field, "steps[%zu]", i);
-            return gr_fail(q->err, 422, "invalid_field", field, "a step must move the token: [0, 0] "
+            return gr_fail(q->err, GR_E_INVALID_FIELD, field, "a step must move the token: [0, 0] "
                            "is not a step");
         }
         bool seen = false;
@@ -89,11 +89,11 @@ static int read_tokens(gr_query *q, grid *g)
 {
     const cJSON *arr = gr_q_get(q, "tokens");
     if (!cJSON_IsArray(arr))
-        return gr_fail(q->err, 422, arr ? "invalid_field" : "missing_field", "tokens",
+        return gr_fail(q->err, arr ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "tokens",
                        "\"tokens\" must be an array of squares [row, col], 0-indexed");
     g->ntokens = (size_t)cJSON_GetArraySize(arr);
     if (g->ntokens > q->limits->max_items)
-        return gr_fail(q->err, 422, "too_many", "tokens", "\"tokens\" has %zu entries; the limit is %"
+        return gr_fail(q->err, GR_E_TOO_MANY, "tokens", "\"tokens\" has %zu entries; the limit is %"
                        PRIu64, g->ntokens, q->limits->max_items);
     g->at = malloc((g->ntokens + 1) * sizeof *g->at);
     if (!g->at)
@@ -107,7 +107,7 @@ static int read_tokens(gr_query *q, grid *g)
         if (rc[0] < 0 || rc[1] < 0 || (uint64_t)rc[0] >= g->rows || (uint64_t)rc[1] >= g->cols) {
             char field[32];
             snprintf(field, sizeof field, "tokens[%zu]", i);
-            return gr_fail(q->err, 422, "out_of_range", field, "square [%" PRId64 ", %" PRId64 "] is off "
+            return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "square [%" PRId64 ", %" PRId64 "] is off "
                            "the %" PRIu64 " x %" PRIu64 " board; rows and columns count from 0",
                            rc[0], rc[1], g->rows, g->cols);
         }
@@ -121,12 +121,12 @@ static int read_grid(gr_query *q, grid *g)
     if (read_side(q, "rows", &g->rows) || read_side(q, "cols", &g->cols))
         return -1;
     if (g->rows * g->cols > q->limits->max_nodes)
-        return gr_fail(q->err, 422, "too_many", "rows", "the board has %" PRIu64 " squares; the limit "
+        return gr_fail(q->err, GR_E_TOO_MANY, "rows", "the board has %" PRIu64 " squares; the limit "
                        "is %" PRIu64, g->rows * g->cols, q->limits->max_nodes);
     if (read_steps(q, g))
         return -1;
     if (g->rows * g->cols * g->nsteps > q->limits->max_edges)
-        return gr_fail(q->err, 422, "too_many", "steps", "squares times steps is %" PRIu64 "; the "
+        return gr_fail(q->err, GR_E_TOO_MANY, "steps", "squares times steps is %" PRIu64 "; the "
                        "limit on moves is %" PRIu64, g->rows * g->cols * g->nsteps, q->limits->max_edges);
     return read_tokens(q, g);
 }

@@ -75,7 +75,7 @@ static int check_moves(gr_query *q, const uint64_t *moves, size_t n)
             continue;
         char field[40];
         snprintf(field, sizeof field, "moves[%zu]", i);
-        return gr_fail(q->err, 422, "out_of_range", field,
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, field,
                        "each move must be between 1 and %" PRIu64 "; got %" PRIu64,
                        q->limits->max_move, moves[i]);
     }
@@ -216,10 +216,10 @@ static int read_code(gr_query *q, gr_octal_code *code)
 {
     const cJSON *c = gr_q_get(q, "code");
     if (!c)
-        return gr_fail(q->err, 422, "missing_field", "code",
+        return gr_fail(q->err, GR_E_MISSING_FIELD, "code",
                        "the field \"code\" is required, such as \"0.77\" for Kayles");
     if (!cJSON_IsString(c) || gr_octal_parse(c->valuestring, code) != GR_OK)
-        return gr_fail(q->err, 422, "invalid_field", "code",
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "code",
                        "\"code\" must be a string \"0.d1d2...\" with 1 to 8 octal digits (0-7), "
                        "not all zero, such as \"0.77\" (Kayles) or \"0.137\"");
     return 0;
@@ -266,7 +266,7 @@ static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t 
     gr_octal_format(&c->code, code);
     uint64_t bound = from_table ? c->ref.seq.count : q->limits->octal_max_values;
     if (s == GR_EBOUND)
-        return gr_fail(q->err, 422, "beyond_bound", "piles",
+        return gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
                        "octal game %s has no period certified within the first %" PRIu64
                        " values%s, and heap %" PRIu64 " is past them; use heaps below %" PRIu64
                        "%s", code, bound, from_table ? " in the table file" : "", need, bound,
@@ -352,7 +352,7 @@ static gr_status grundys_values(gr_query *q, uint64_t need, grundys_ctx *c)
         c->rare = q->grundys_rare && q->grundys_rare->count ? q->grundys_rare : NULL;
         if (need < seq->count)
             return GR_OK;
-        gr_fail(q->err, 422, "beyond_bound", "piles",
+        gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
                 "Grundy's game is answered for heaps below %" PRIu64 ", the bound of the table "
                 "file; heap %" PRIu64 " is past it. Build a larger table with 'grundy tables "
                 "build FILE --grundys-values N' and start grundyd with --tables FILE",
@@ -360,7 +360,7 @@ static gr_status grundys_values(gr_query *q, uint64_t need, grundys_ctx *c)
         return GR_EBOUND;
     }
     if (need > q->limits->grundys_max_heap) {
-        gr_fail(q->err, 422, "beyond_bound", "piles",
+        gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
                 "Grundy's game is answered for heaps up to %" PRIu64 " without its table; heap %"
                 PRIu64 " is larger. Build one with 'grundy tables build FILE' and start grundyd "
                 "with --tables FILE", q->limits->grundys_max_heap, need);

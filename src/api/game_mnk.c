@@ -18,7 +18,7 @@ static int read_dimension(gr_query *q, const char *name, unsigned *out)
     if (gr_q_u64(q, name, NULL, &v))
         return -1;
     if (v < 1 || v > GR_MNK_MAX_CELLS)
-        return gr_fail(q->err, 422, "out_of_range", name, "\"%s\" must be between 1 and %u", name,
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, name, "\"%s\" must be between 1 and %u", name,
                        GR_MNK_MAX_CELLS);
     *out = (unsigned)v;
     return 0;
@@ -29,11 +29,11 @@ static int read_board(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
     const char *why = NULL;
     const cJSON *b = gr_q_get(q, "board");
     if (!b || !cJSON_IsString(b))
-        return gr_fail(q->err, 422, b ? "invalid_field" : "missing_field", "board",
+        return gr_fail(q->err, b ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "board",
                        "\"board\" must be a string of %u characters 'X', 'O' or '.', row by row",
                        g->rows * g->cols);
     if (gr_mnk_check(g, b->valuestring, strlen(b->valuestring), pos, &why) != GR_OK)
-        return gr_fail(q->err, 422, "illegal_position", "board", "this board cannot arise in play: %s",
+        return gr_fail(q->err, GR_E_ILLEGAL_POSITION, "board", "this board cannot arise in play: %s",
                        why ? why : "it is not a legal position");
     return 0;
 }
@@ -43,7 +43,7 @@ static int mnk_move(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, un
     gr_mnk_position after;
     char board[GR_MNK_MAX_CELLS + 1];
     if (gr_mnk_play(g, pos, cell, &after) != GR_OK || gr_mnk_render(g, &after, board, sizeof board) != GR_OK)
-        return gr_fail(q->err, 500, "internal", "board", "the best move could not be played; please report this query");
+        return gr_fail(q->err, GR_E_INTERNAL, "board", "the best move could not be played; please report this query");
     cJSON *move = gr_ans_move(q);
     cJSON *next = move ? gr_ans_next(q) : NULL;
     if (!next)
@@ -85,7 +85,7 @@ static int analyze_board(gr_query *q, const gr_mnk *g)
 {
     const char *why = NULL;
     if (gr_mnk_game_check(g, &why) != GR_OK)
-        return gr_fail(q->err, 422, "invalid_field", "k", "%s", why ? why : "invalid board dimensions");
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "k", "%s", why ? why : "invalid board dimensions");
     gr_mnk_position pos;
     if (read_board(q, g, &pos))
         return -1;
@@ -114,7 +114,7 @@ int gr_analyze_mnk(gr_query *q)
         read_dimension(q, "k", &g.k))
         return -1;
     if ((uint64_t)g.rows * g.cols > GR_MNK_MAX_CELLS)
-        return gr_fail(q->err, 422, "out_of_range", "rows",
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "rows",
                        "rows * cols must be at most %u cells", GR_MNK_MAX_CELLS);
     return analyze_board(q, &g);
 }

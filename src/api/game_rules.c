@@ -34,12 +34,12 @@ static int read_rule(gr_query *q, const cJSON *moves, gr_rule *rule)
     if (dup < 0)
         return gr_oom(q);
     if (dup > 0 && strcmp(twice, "rule") == 0)
-        return gr_fail(q->err, 422, "invalid_field", "moves.rule",
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "moves.rule",
                        "\"rule\" appears more than once in \"moves\"; send it once");
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(moves, "rule");
     if (r && cJSON_IsString(r) && gr_rule_parse(r->valuestring, rule) == GR_OK)
         return 0;
-    return gr_fail(q->err, 422, "invalid_field", "moves.rule",
+    return gr_fail(q->err, GR_E_INVALID_FIELD, "moves.rule",
                    "\"moves\" must be an array of positive integers or {\"rule\": R} with R one of "
                    "\"squares\", \"powers_of_two\", \"primes\"");
 }
@@ -140,11 +140,11 @@ static int beyond(gr_query *q, rule_ctx *c, uint64_t n, bool single)
 {
     uint64_t bits = q->tables ? gr_tables_bits(q->tables, c->outcome_name) : ON_DEMAND_OUTCOME;
     if (!single)
-        return gr_fail(q->err, 422, "beyond_bound", "piles",
+        return gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
                        "a sum of several %s subtraction games needs Grundy values, known for heaps "
                        "below %" PRIu64 "; heap %" PRIu64 " is past them", gr_rule_name(c->rule),
                        c->grundy.count, n);
-    return gr_fail(q->err, 422, "beyond_bound", "piles",
+    return gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
                    "the %s subtraction game is decided for heaps below %" PRIu64 "; heap %" PRIu64
                    " is past that bound", gr_rule_name(c->rule), bits, n);
 }

@@ -22,11 +22,11 @@ static int read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
     *out = NULL;
     *n = 0;
     if (!arr || !cJSON_IsArray(arr))
-        return gr_fail(q->err, 422, arr ? "invalid_field" : "missing_field", "stones",
+        return gr_fail(q->err, arr ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "stones",
                        "\"stones\" must be an array of integers (pile sizes in row order)");
     size_t count = (size_t)cJSON_GetArraySize(arr);
     if (count > q->limits->max_items)
-        return gr_fail(q->err, 422, "too_many", "stones", "\"stones\" has %zu entries; the limit is %"
+        return gr_fail(q->err, GR_E_TOO_MANY, "stones", "\"stones\" has %zu entries; the limit is %"
                        PRIu64, count, q->limits->max_items);
     int64_t *v = malloc((count ? count : 1) * sizeof *v);
     if (!v)
@@ -146,10 +146,10 @@ int gr_analyze_stone_prefix(gr_query *q)
         return -1;
     if (n > GR_STONE_PREFIX_MAX_N) {
         free(stones);
-        return gr_fail(q->err, 422, "too_many", "stones", "stone_prefix takes at most %u piles; "
+        return gr_fail(q->err, GR_E_TOO_MANY, "stones", "stone_prefix takes at most %u piles; "
                        "this row has %zu", GR_STONE_PREFIX_MAX_N, n);
     }
-    if (gr_q_u64(q, "m", &one, &m) || (m == 0 && gr_fail(q->err, 422, "out_of_range", "m",
+    if (gr_q_u64(q, "m", &one, &m) || (m == 0 && gr_fail(q->err, GR_E_OUT_OF_RANGE, "m",
                                                          "\"m\" must be at least 1"))) {
         free(stones);
         return -1;
@@ -219,7 +219,7 @@ static int read_used(gr_query *q, uint64_t max, uint32_t *mask, uint64_t **list,
         snprintf(field, sizeof field, "used[%zu]", i);
         uint64_t v = (*list)[i];
         if (v < 1 || v > max || (*mask & (UINT32_C(1) << (v - 1))))
-            return gr_fail(q->err, 422, "invalid_field", field,
+            return gr_fail(q->err, GR_E_INVALID_FIELD, field,
                            "each used number must be between 1 and max_choosable (%" PRIu64
                            ") and appear once; got %" PRIu64, max, v);
         *mask |= UINT32_C(1) << (v - 1);
@@ -252,7 +252,7 @@ int gr_analyze_can_i_win(gr_query *q)
     if (gr_q_u64(q, "max_choosable", NULL, &max) || gr_q_u64(q, "desired_total", NULL, &target))
         return -1;
     if (max < 1 || max > GR_CAN_I_WIN_MAX)
-        return gr_fail(q->err, 422, "out_of_range", "max_choosable",
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "max_choosable",
                        "\"max_choosable\" must be between 1 and %u", GR_CAN_I_WIN_MAX);
     int rc = read_used(q, max, &mask, &used, &nused);
     int outcome = 0;

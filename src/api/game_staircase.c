@@ -85,7 +85,7 @@ static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_st
 
 static int fail_unrepresentable(gr_query *q)
 {
-    return gr_fail(q->err, 422, "out_of_range", "stairs",
+    return gr_fail(q->err, GR_E_OUT_OF_RANGE, "stairs",
                    "the player to move wins, but every winning move would leave more than "
                    "9223372036854775807 coins on one stair, which next could not carry; "
                    "send fewer coins");

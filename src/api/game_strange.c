@@ -75,7 +75,7 @@ static int read_pile(gr_query *q, const cJSON *item, size_t i, uint64_t *x, uint
     char field[48];
     snprintf(field, sizeof field, "piles[%zu]", i);
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
-        return gr_fail(q->err, 422, "invalid_field", field,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field,
                        "each pile must be a pair [x, k]: x tokens, and a move takes 1 to "
                        "floor(x / k) of them");
     snprintf(field, sizeof field, "piles[%zu][0]", i);
@@ -85,7 +85,7 @@ static int read_pile(gr_query *q, const cJSON *item, size_t i, uint64_t *x, uint
     if (gr_q_u64_at(q, item->child->next, field, k))
         return -1;
     if (*k == 0)
-        return gr_fail(q->err, 422, "out_of_range", field, "k must be at least 1");
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "k must be at least 1");
     return 0;
 }
 
@@ -94,11 +94,11 @@ static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
     const cJSON *arr = gr_q_get(q, "piles");
     *x = *k = NULL;
     if (!cJSON_IsArray(arr))
-        return gr_fail(q->err, 422, arr ? "invalid_field" : "missing_field", "piles",
+        return gr_fail(q->err, arr ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "piles",
                        "\"piles\" must be an array of pairs [x, k], such as [[10, 3], [7, 2]]");
     *n = (size_t)cJSON_GetArraySize(arr);
     if (*n > q->limits->max_items)
-        return gr_fail(q->err, 422, "too_many", "piles", "\"piles\" has %zu entries; the limit is %" PRIu64,
+        return gr_fail(q->err, GR_E_TOO_MANY, "piles", "\"piles\" has %zu entries; the limit is %" PRIu64,
                        *n, q->limits->max_items);
     *x = malloc((*n + 1) * sizeof **x);
     *k = malloc((*n + 1) * sizeof **k);

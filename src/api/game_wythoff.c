@@ -57,7 +57,7 @@ int gr_analyze_wythoff(gr_query *q)
     uint64_t p[2] = { piles[0], n == 2 ? piles[1] : 0 };
     gr_mem_free(piles);
     if (n != 2)
-        return gr_fail(q->err, 422, "invalid_field", "piles", "wythoff takes exactly two piles");
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "piles", "wythoff takes exactly two piles");
     if (wythoff_grundy(q, p))
         return -1;
     uint64_t to[2];

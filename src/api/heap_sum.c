@@ -281,7 +281,7 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
                     i, values[i], target);
         return answer_move(q, piles, n, i, &mv, r);
     }
-    return gr_fail(q->err, 500, "internal", "piles", "no winning move found; please report this query");
+    return gr_fail(q->err, GR_E_INTERNAL, "piles", "no winning move found; please report this query");
 }
 
 static int pile_failure(gr_query *q, gr_status s, size_t i, const char *what)
@@ -371,7 +371,7 @@ out:
 static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
     if (!r->remote)
-        return gr_fail(q->err, 422, "unsupported_compound", "compound",
+        return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
                        "the conjunctive compound is not answered for this game; use "
                        "\"disjunctive\", \"selective\" or \"selective_proper\"");
     uint64_t *rem = malloc((n ? n : 1) * sizeof *rem);
@@ -404,7 +404,7 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
     if (q->compound != GR_DISJUNCTIVE && r->splits)
-        return gr_fail(q->err, 422, "unsupported_compound", "compound",
+        return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
                        "the %s compound is not answered for games whose moves split a heap: the "
                        "two heaps would remain one component, which \"piles\" cannot express; "
                        "use the disjunctive compound (the default)", gr_compound_name(q->compound));
@@ -426,7 +426,7 @@ int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_
                           const void *ctx, const char *name)
 {
     if (n > 1)
-        return gr_fail(q->err, 422, "unsupported_convention", "convention",
+        return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
                        "misere play of %s is answered for one heap only: a misere sum is not "
                        "decided by the XOR of Grundy values (that rule holds for nim alone); "
                        "send one pile, or use \"convention\": \"normal\"", name);

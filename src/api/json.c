@@ -21,7 +21,7 @@ typedef struct scanner {
 
 static int scan_fail(scanner *sc, const char *what)
 {
-    return gr_fail(sc->e, 400, "bad_json", "",
+    return gr_fail(sc->e, GR_E_BAD_JSON, "",
                    "the body is not valid JSON: %s at byte %zu; send one JSON object", what, sc->pos);
 }
 
@@ -121,7 +121,7 @@ static int record_number(scanner *sc, size_t start, size_t end)
         size_t cap = sc->cap ? sc->cap * 2 : 16;
         gr_json_literal *n = gr_mem_realloc(sc->nums, cap * sizeof *n);
         if (!n)
-            return gr_fail(sc->e, 503, "overloaded", "", "out of memory reading the body; retry later");
+            return gr_fail(sc->e, GR_E_OVERLOADED, "", "out of memory reading the body; retry later");
         sc->nums = n;
         sc->cap = cap;
     }
@@ -271,11 +271,11 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
 {
     memset(doc, 0, sizeof *doc);
     if (len > UINT32_MAX)
-        return gr_fail(e, 413, "body_too_large", "", "the body is larger than 4 GiB");
+        return gr_fail(e, GR_E_BODY_TOO_LARGE, "", "the body is larger than 4 GiB");
     scanner sc = { .s = body, .len = len, .e = e };
     sc.copy = gr_mem_alloc(len + 1);
     if (!sc.copy)
-        return gr_fail(e, 503, "overloaded", "", "out of memory reading the body; retry later");
+        return gr_fail(e, GR_E_OVERLOADED, "", "out of memory reading the body; retry later");
     memcpy(sc.copy, body, len);
     sc.copy[len] = '\0';
     if (len > 0 && memchr(body, '\0', len))
@@ -285,7 +285,7 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
     if (rc == 0) {
         doc->root = cJSON_ParseWithLength(sc.copy, len);
         if (!doc->root)
-            rc = gr_fail(e, 503, "overloaded", "", "out of memory parsing the body; retry later");
+            rc = gr_fail(e, GR_E_OVERLOADED, "", "out of memory parsing the body; retry later");
     }
     gr_mem_free(sc.copy);
     if (rc != 0) {
@@ -364,7 +364,7 @@ static int parse_decimal(const char *p, size_t n, uint64_t *out)
 
 static int fail_int(gr_api_error *e, const char *field, const char *why)
 {
-    return gr_fail(e, 422, "invalid_integer", field,
+    return gr_fail(e, GR_E_INVALID_INTEGER, field,
                    "%s must be a non-negative integer up to 9223372036854775807, written as "
                    "plain digits or a string of decimal digits: %s", field, why);
 }
@@ -402,7 +402,7 @@ int gr_json_u64(const gr_json_doc *doc, const cJSON *node, const char *field,
 
 static int fail_signed(gr_api_error *e, const char *field, const char *why)
 {
-    return gr_fail(e, 422, "invalid_integer", field,
+    return gr_fail(e, GR_E_INVALID_INTEGER, field,
                    "%s must be an integer from -9223372036854775807 to 9223372036854775807, "
                    "written as plain digits (optionally after '-') or such a string: %s", field, why);
 }

@@ -169,7 +169,7 @@ int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out)
             *out = *dflt;
             return 0;
         }
-        return gr_fail(q->err, 422, "missing_field", name, "the field \"%s\" is required", name);
+        return gr_fail(q->err, GR_E_MISSING_FIELD, name, "the field \"%s\" is required", name);
     }
     return gr_q_u64_at(q, node, name, out);
 }
@@ -181,16 +181,16 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
     *out = NULL;
     *n = 0;
     if (!arr)
-        return gr_fail(q->err, 422, "missing_field", name,
+        return gr_fail(q->err, GR_E_MISSING_FIELD, name,
                        "the field \"%s\" is required: an array of non-negative integers", name);
     if (!cJSON_IsArray(arr))
-        return gr_fail(q->err, 422, "invalid_field", name,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, name,
                        "\"%s\" must be an array of non-negative integers", name);
     size_t count = (size_t)cJSON_GetArraySize(arr);
     if (count == 0 && !allow_empty)
-        return gr_fail(q->err, 422, "invalid_field", name, "\"%s\" must not be empty", name);
+        return gr_fail(q->err, GR_E_INVALID_FIELD, name, "\"%s\" must not be empty", name);
     if (count > max)
-        return gr_fail(q->err, 422, "too_many", name,
+        return gr_fail(q->err, GR_E_TOO_MANY, name,
                        "\"%s\" has %zu entries; the limit is %llu", name, count,
                        (unsigned long long)max);
     uint64_t *v = gr_mem_alloc((count ? count : 1) * sizeof *v);
@@ -216,7 +216,7 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
 
 int gr_oom(gr_query *q)
 {
-    return gr_fail(q->err, 503, "overloaded", "", "out of memory building the answer; retry later");
+    return gr_fail(q->err, GR_E_OVERLOADED, "", "out of memory building the answer; retry later");
 }
 
 int gr_ans_components(gr_query *q)

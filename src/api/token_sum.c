@@ -114,7 +114,7 @@ static bool draw_follower(const gr_graph *g, const uint8_t *res, uint32_t u, uin
 
 static int internal_no_move(gr_query *q)
 {
-    return gr_fail(q->err, 500, "internal", "tokens", "no move found where one must exist; please "
+    return gr_fail(q->err, GR_E_INTERNAL, "tokens", "no move found where one must exist; please "
                    "report this query");
 }
 
@@ -190,7 +190,7 @@ static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o
 static int misere_single(gr_query *q, const gr_token_board *b)
 {
     if (b->ntokens > 1)
-        return gr_fail(q->err, 422, "unsupported_convention", "convention",
+        return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
                        "misere play is answered for one token only: a misere sum is not decided "
                        "by the XOR of Grundy values; send one token, or use \"convention\": "
                        "\"normal\"");
@@ -519,7 +519,7 @@ static int cycle_refused(gr_query *q, const gr_token_board *b, uint32_t node)
 {
     gr_text at = { .len = 0 };
     b->node_text(b->ctx, node, &at);
-    return gr_fail(q->err, 422, "cycle", "compound",
+    return gr_fail(q->err, GR_E_CYCLE, "compound",
                    "the %s compound is answered on acyclic boards only, and this one has a cycle "
                    "(through %s); use the disjunctive or conjunctive compound",
                    gr_compound_name(q->compound), at.buf);

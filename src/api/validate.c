@@ -14,7 +14,7 @@ enum { MAX_NAMES = 32 };
 
 /* ---- names and suggestions ------------------------------------------------ */
 
-int gr_fail_unknown_name(gr_api_error *e, const char *code, const char *field, const char *what,
+int gr_fail_unknown_name(gr_api_error *e, gr_error_code code, const char *field, const char *what,
                          const char *word, const char *const *names, size_t n)
 {
     char shown[48], list[256] = "";
@@ -26,9 +26,9 @@ int gr_fail_unknown_name(gr_api_error *e, const char *code, const char *field, c
     }
     const char *near = gr_suggest(word, names, n);
     if (near)
-        return gr_fail(e, 422, code, field, "unknown %s \"%s\"; did you mean \"%s\"? Valid: %s",
+        return gr_fail(e, code, field, "unknown %s \"%s\"; did you mean \"%s\"? Valid: %s",
                        what, shown, near, list);
-    return gr_fail(e, 422, code, field, "unknown %s \"%s\"; valid: %s", what, shown, list);
+    return gr_fail(e, code, field, "unknown %s \"%s\"; valid: %s", what, shown, list);
 }
 
 static size_t choices_count(const char *const *choices)
@@ -86,10 +86,10 @@ static int fail_inapplicable(gr_query *q, const gr_game *game, const char *membe
     if (!used)
         return 1;
     if (game->compound_note && strcmp(member, "compound") == 0)
-        return gr_fail(q->err, 422, "inapplicable_field", member,
+        return gr_fail(q->err, GR_E_INAPPLICABLE_FIELD, member,
                        "\"compound\" does not apply to %s (%s); drop it. It is taken by %s",
                        game->name, game->compound_note, takers);
-    return gr_fail(q->err, 422, "inapplicable_field", member,
+    return gr_fail(q->err, GR_E_INAPPLICABLE_FIELD, member,
                    "\"%s\" does not apply to %s; it is taken by %s. Drop it, or choose one of those "
                    "games", member, game->name, takers);
 }
@@ -111,7 +111,7 @@ static int check_members(gr_query *q, const gr_game *game, const char *const *ex
         snprintf(what, sizeof what, "%s member", game->name);
         char field[64];
         gr_printable(m->string, field, sizeof field);
-        return gr_fail_unknown_name(q->err, "unknown_field", field, what, m->string, names, n);
+        return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_FIELD, field, what, m->string, names, n);
     }
     return 0;
 }
@@ -129,7 +129,7 @@ static int fail_range(gr_query *q, const char *field, const gr_field *f, const c
 {
     uint64_t max = gr_range_max(&f->value, q->limits);
     bool limited = f->value.limit != GR_LIMIT_NONE && max < (uint64_t)f->value.max;
-    return gr_fail(q->err, 422, "out_of_range", field, "%s must be between %" PRId64 " and %" PRIu64
+    return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "%s must be between %" PRId64 " and %" PRIu64
                    "%s%s%s; got %s", field, f->value.min, max, limited ? " (the service's limit " : "",
                    limited ? gr_limit_name(f->value.limit) : "", limited ? ")" : "", got);
 }
@@ -162,7 +162,7 @@ static int check_integer(gr_query *q, const cJSON *node, const char *field, cons
 
 static int fail_type(gr_query *q, const char *field, const gr_field *f)
 {
-    return gr_fail(q->err, 422, "invalid_field", field, "\"%s\" must be %s", field,
+    return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be %s", field,
                    gr_field_types[f->type].doc);
 }
 
@@ -176,11 +176,11 @@ static int check_count(gr_query *q, const gr_field *f, size_t count, const char 
     unit = units;
     uint64_t max = gr_range_max(&f->count, q->limits);
     if (count > max)
-        return gr_fail(q->err, 422, *code_unit == 'e' ? "too_many" : "invalid_field", f->name, "\"%s\" has %zu %s; the limit is %" PRIu64 "%s",
+        return gr_fail(q->err, *code_unit == 'e' ? GR_E_TOO_MANY : GR_E_INVALID_FIELD, f->name, "\"%s\" has %zu %s; the limit is %" PRIu64 "%s",
                        f->name, count, unit, max, f->count.limit != GR_LIMIT_NONE && max < (uint64_t)f->count.max
                        ? " (the service's max_items or like limit, in GET /v1/games)" : "");
     if (count < (uint64_t)f->count.min)
-        return gr_fail(q->err, 422, "invalid_field", f->name, "\"%s\" has %zu %s; it needs at least %" PRId64,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, f->name, "\"%s\" has %zu %s; it needs at least %" PRId64,
                        f->name, count, unit, f->count.min);
     return 0;
 }
@@ -194,7 +194,7 @@ static int check_entry(gr_query *q, const gr_field *f, const cJSON *item, size_t
     if (!pairs)
         return check_integer(q, item, path, f);
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
-        return gr_fail(q->err, 422, "invalid_field", path, "%s must be a pair [a, b] of integers", path);
+        return gr_fail(q->err, GR_E_INVALID_FIELD, path, "%s must be a pair [a, b] of integers", path);
     char sub[72];
     for (int k = 0; k < 2; k++) {
         snprintf(sub, sizeof sub, "%s[%d]", path, k);
@@ -282,7 +282,7 @@ static int check_choice(gr_query *q, const char *field, const char *what, const 
     for (size_t i = 0; choices[i]; i++)
         if (strcmp(canonical, choices[i]) == 0)
             return 0;
-    return gr_fail_unknown_name(q->err, "invalid_field", field, what, s, choices,
+    return gr_fail_unknown_name(q->err, GR_E_INVALID_FIELD, field, what, s, choices,
                                 choices_count(choices));
 }
 
@@ -298,7 +298,7 @@ static int check_string(gr_query *q, const gr_field *f, const cJSON *node)
     if (f->pattern && !matches(f->pattern, s)) {
         char shown[48];
         gr_printable(s, shown, sizeof shown);
-        return gr_fail(q->err, 422, "invalid_field", f->name,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, f->name,
                        "\"%s\" is \"%s\", which does not match %s: %s", f->name, shown, f->pattern,
                        f->description);
     }
@@ -315,13 +315,13 @@ static int check_rule_object(gr_query *q, const gr_field *f, const cJSON *obj)
         if (strcmp(m->string, "rule") == 0)
             continue;
         snprintf(path, sizeof path, "%s.%s", f->name, m->string);
-        return gr_fail_unknown_name(q->err, "unknown_field", path, "member of \"moves\"", m->string,
+        return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_FIELD, path, "member of \"moves\"", m->string,
                                     members, 1);
     }
     snprintf(path, sizeof path, "%s.rule", f->name);
     const cJSON *rule = cJSON_GetObjectItemCaseSensitive(obj, "rule");
     if (!cJSON_IsString(rule))
-        return gr_fail(q->err, 422, "invalid_field", path, "\"%s\" must be %s", f->name,
+        return gr_fail(q->err, GR_E_INVALID_FIELD, path, "\"%s\" must be %s", f->name,
                        gr_field_types[f->type].doc);
     return check_choice(q, path, "rule", rule->valuestring, f->choices);
 }
@@ -357,7 +357,7 @@ static int check_fields(gr_query *q, const gr_field *fields, size_t n)
         if (!node || cJSON_IsNull(node)) {
             if (!f->required)
                 continue;
-            return gr_fail(q->err, 422, "missing_field", f->name, "the field \"%s\" is required: %s",
+            return gr_fail(q->err, GR_E_MISSING_FIELD, f->name, "the field \"%s\" is required: %s",
                            f->name, f->description);
         }
         if (check_field(q, f, node))

@@ -23,7 +23,7 @@ int gr_validate(gr_query *q, const gr_game *game, const char *const *extra);
 /* The 422 for a name that is not among `names` (n of them): code `code`,
  * field `field`, "unknown WHAT \"word\"", the nearest name when one is close,
  * and the list. Returns -1. */
-int gr_fail_unknown_name(gr_api_error *e, const char *code, const char *field, const char *what,
+int gr_fail_unknown_name(gr_api_error *e, gr_error_code code, const char *field, const char *what,
                          const char *word, const char *const *names, size_t n);
 
 #endif

@@ -249,11 +249,11 @@ static enum MHD_Result send_kept(request *rq, int status, size_t len)
     return queue(rq, status, resp, "application/json", NULL);
 }
 
-static enum MHD_Result send_error(request *rq, int status, const char *code, const char *allow,
+static enum MHD_Result send_error(request *rq, gr_error_code code, const char *allow,
                                   const char *message)
 {
     gr_api_error e;
-    gr_fail(&e, status, code, "", "%s", message);
+    gr_fail(&e, code, "", "%s", message);
     gr_reply r;
     gr_api_error_reply(&e, &r);
     return send_reply(rq, &r, allow);
@@ -272,7 +272,7 @@ static enum MHD_Result send_copy(request *rq, int status, const char *text, cons
     if (strcmp(type, "application/json") == 0)
         return send_reply(rq, &r, NULL);
     if (!r.body)
-        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = r.len;
     struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
     if (!resp)
@@ -283,7 +283,7 @@ static enum MHD_Result send_copy(request *rq, int status, const char *text, cons
 static enum MHD_Result send_busy(request *rq)
 {
     atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
-    return send_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded", NULL,
+    return send_error(rq, GR_E_OVERLOADED, NULL,
                       "the compute queue is full; retry after a second");
 }
 
@@ -333,7 +333,7 @@ static enum MHD_Result send_early(request *rq)
     if (rq->early == EARLY_PREFLIGHT)
         return preflight(rq, r);
     if (rq->early == EARLY_NOT_FOUND)
-        return send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL,
+        return send_error(rq, GR_E_NOT_FOUND, NULL,
                           "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
                           "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, "
                           "GET / (the playground)");
@@ -341,7 +341,7 @@ static enum MHD_Result send_early(request *rq)
     char msg[64], allow[32];
     snprintf(msg, sizeof msg, "this path answers %s only", r->method);
     snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method, get ? ", HEAD" : "");
-    return send_error(rq, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", allow, msg);
+    return send_error(rq, GR_E_METHOD_NOT_ALLOWED, allow, msg);
 }
 
 static bool is_ndjson(struct MHD_Connection *conn)
@@ -391,7 +391,7 @@ static enum MHD_Result too_large(request *rq)
     char msg[160];
     snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); send a smaller one",
              (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
-    return send_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL, msg);
+    return send_error(rq, GR_E_BODY_TOO_LARGE, NULL, msg);
 }
 
 static void append_body(request *rq, const char *data, size_t n)
@@ -463,14 +463,14 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     *con_cls = rq;
     find_route(rq, url, method);
     if (repeated_length(conn)) /* answered at once, so the connection closes */
-        return send_error(rq, MHD_HTTP_BAD_REQUEST, "bad_request", NULL,
+        return send_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
     if (rq->early != EARLY_NONE)
         return MHD_YES;
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
         rq->stream = gr_stream_new(conn);
         if (!rq->stream)
-            return send_error(rq, 503, "overloaded", NULL, "cannot open a spool file for the stream; retry later");
+            return send_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
     if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH) && declared_too_large(conn, body_limit(rq)))
         return too_large(rq);
@@ -557,7 +557,7 @@ static enum MHD_Result answer_stream(request *rq)
     struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
     if (!resp) {
         gr_pool_unreserve(rq->st->pool);
-        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     }
     gr_stream *s = rq->stream;
     rq->stream = NULL; /* the response and the job own it now */
@@ -577,7 +577,7 @@ static enum MHD_Result answer_metrics(request *rq)
                            .cache_entries = cs.entries, .ready = atomic_load(&st->ready) };
     char *text = gr_metrics_render(&st->metrics, &g);
     if (!text)
-        return send_error(rq, 503, "overloaded", NULL, "out of memory; retry later");
+        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);
     struct MHD_Response *resp = MHD_create_response_from_buffer(rq->bytes, text, MHD_RESPMEM_MUST_FREE);
     if (!resp)
@@ -590,7 +590,7 @@ static enum MHD_Result answer_playground(request *rq)
 {
     const gr_asset *a = gr_static_find(rq->entry->path);
     if (!a)
-        return send_error(rq, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such file");
+        return send_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
     int status = MHD_HTTP_OK;
     const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     struct MHD_Response *resp = gr_static_response(a, inm, &status);
@@ -602,7 +602,7 @@ static enum MHD_Result answer_readyz(request *rq)
 {
     if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
         return send_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
-    return send_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "not_ready", NULL,
+    return send_error(rq, GR_E_NOT_READY, NULL,
                       atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
                                                      : "starting: the tables are not mapped yet");
 }
