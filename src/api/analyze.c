@@ -171,6 +171,7 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
 
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
 {
+    out->game = NULL;
     out->status = e->status;
     out->body = gr_error_json(e, &out->len);
 }
@@ -212,6 +213,7 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
         gr_fail(err, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
     if (rc != 0 || !out->body)
         gr_api_error_reply(err, out);
+    out->game = game;
 }
 
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out)
@@ -221,21 +223,33 @@ bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_
         gr_mem_free(b.data);
         return false;
     }
-    *out = (gr_reply){ 200, b.data, b.len };
+    *out = (gr_reply){ 200, b.data, b.len, gr_game_find("nim") };
     return true;
 }
 
-void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out)
+bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
+                          uint64_t inline_budget, gr_reply *out)
 {
     if (gr_api_answer_fast(svc, body, len, out))
-        return;
+        return true;
     gr_api_error err = { 0 };
     gr_json_doc doc;
     if (gr_json_parse(body, len, &doc, &err) != 0) {
         gr_api_error_reply(&err, out);
-        return;
+        return true;
     }
-    gr_budget budget = gr_budget_make(svc->limits.budget);
+    bool limited = inline_budget < svc->limits.budget;
+    gr_budget budget = gr_budget_make(limited ? inline_budget : svc->limits.budget);
     gr_api_answer_node(svc, &doc, doc.root, &budget, &err, out);
     gr_json_free(&doc);
+    if (!limited || budget.left > 0)
+        return true;
+    gr_mem_free(out->body);
+    *out = (gr_reply){ 0, NULL, 0, out->game };
+    return false;
+}
+
+void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out)
+{
+    gr_api_answer_within(svc, body, len, UINT64_MAX, out);
 }

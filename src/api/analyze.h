@@ -8,14 +8,27 @@
 
 #include "api/query.h"
 
+struct gr_game;
+
 typedef struct gr_reply {
     int status;  /* HTTP status */
     char *body;  /* JSON from gr_mem_alloc (gr_mem_free), or NULL when even the error could not be rendered */
     size_t len;
+    const struct gr_game *game; /* the game the query named, when it named one; for metrics and logs */
 } gr_reply;
 
 /* Answers one query. Never fails: errors become error bodies. */
 void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out);
+
+/* The one request pipeline (bytes, parse, validate, solve, render), with
+ * the Nim fast path inside it: answers the body as gr_api_analyze does,
+ * spending at most `inline_budget` compute steps (or the per-query budget
+ * when that is smaller).
+ * Returns false, with *out empty but for its game, when a smaller inline budget ran out
+ * before the answer: the caller answers again with gr_api_analyze where
+ * long work may run (the daemon's compute pool). */
+bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
+                          uint64_t inline_budget, gr_reply *out);
 
 /* Answers the query `node` of the parsed document `doc` (the whole body, or
  * one entry of a batch: any JSON value) exactly as gr_api_analyze answers a

@@ -238,7 +238,7 @@ void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply 
                 fail_reply(out, GR_E_OVERLOADED, "",
                            "out of memory rendering the answers; retry later");
             } else {
-                *out = (gr_reply){ 200, b.s, b.len };
+                *out = (gr_reply){ 200, b.s, b.len, NULL };
             }
         }
         gr_json_free(&doc);

@@ -268,7 +268,7 @@ static enum MHD_Result send_static(request *rq, int status, const char *text, si
 
 static enum MHD_Result send_copy(request *rq, int status, const char *text, const char *type)
 {
-    gr_reply r = { status, strdup(text), strlen(text) };
+    gr_reply r = { status, strdup(text), strlen(text), NULL };
     if (strcmp(type, "application/json") == 0)
         return send_reply(rq, &r, NULL);
     if (!r.body)
@@ -479,16 +479,11 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 
 /* ---- answering ------------------------------------------------------------ */
 
-static const gr_game *game_of(const cJSON *root)
-{
-    const cJSON *g = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "game") : NULL;
-    return cJSON_IsString(g) ? gr_game_find(g->valuestring) : NULL;
-}
-
 static void analyze_job(void *arg)
 {
     request *rq = arg;
     gr_api_analyze(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply);
+    rq->game = rq->reply.game;
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
@@ -524,29 +519,16 @@ static enum MHD_Result answer_analyze(request *rq)
     if (rq->len > INLINE_BODY_MAX)
         return offload(rq, analyze_job);
     bool scoped = gr_mem_begin();
-    gr_json_doc doc;
-    gr_api_error err = { 0 };
     gr_reply r;
-    bool done = true;
-    if (gr_api_answer_fast(svc, rq->body ? rq->body : "", rq->len, &r)) {
-        rq->game = gr_game_find("nim");
-    } else if (gr_json_parse(rq->body ? rq->body : "", rq->len, &doc, &err) != 0) {
-        gr_api_error_reply(&err, &r);
-    } else {
-        rq->game = game_of(doc.root);
-        uint64_t inline_budget = rq->st->cfg->inline_budget;
-        gr_budget b = gr_budget_make(inline_budget < svc->limits.budget ? inline_budget : svc->limits.budget);
-        gr_api_answer_node(svc, &doc, doc.root, &b, &err, &r);
-        gr_json_free(&doc);
-        done = b.left > 0 || inline_budget >= svc->limits.budget;
-    }
+    bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
+    rq->game = r.game;
     bool kept = done && keep_reply(rq, &r);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
     if (!done)
         return offload(rq, analyze_job);
-    return kept ? send_kept(rq, r.status, r.len) : send_reply(rq, &(gr_reply){ r.status, NULL, 0 }, NULL);
+    return kept ? send_kept(rq, r.status, r.len) : send_reply(rq, &(gr_reply){ r.status, NULL, 0, NULL }, NULL);
 }
 
 static enum MHD_Result answer_stream(request *rq)
