@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -37,6 +38,7 @@
 #include "server/pool.h"
 #include "server/server.h"
 #include "server/snapshot.h"
+#include "server/routes.h"
 #include "server/static.h"
 #include "tables/locate.h"
 #include "tables/tables.h"
@@ -48,11 +50,6 @@ extern const unsigned long gr_openapi_yaml_len;
  * heavy work. */
 #define INLINE_BODY_MAX 65536
 
-typedef enum route_id {
-    ROUTE_ANALYZE, ROUTE_BATCH, ROUTE_GAMES, ROUTE_TABLES, ROUTE_HEALTHZ, ROUTE_READYZ,
-    ROUTE_METRICS, ROUTE_OPENAPI, ROUTE_PLAYGROUND, ROUTE_NONE
-} route_id;
-
 typedef struct route {
     const char *path;
     const char *method; /* the one method the path answers (and OPTIONS, HEAD for GET) */
@@ -60,28 +57,18 @@ typedef struct route {
 } route;
 
 static const route routes[] = {
-    { "/v1/analyze", MHD_HTTP_METHOD_POST, ROUTE_ANALYZE },
-    { "/v1/batch", MHD_HTTP_METHOD_POST, ROUTE_BATCH },
-    { "/v1/games", MHD_HTTP_METHOD_GET, ROUTE_GAMES },
-    { "/v1/tables", MHD_HTTP_METHOD_GET, ROUTE_TABLES },
-    { "/healthz", MHD_HTTP_METHOD_GET, ROUTE_HEALTHZ },
-    { "/readyz", MHD_HTTP_METHOD_GET, ROUTE_READYZ },
-    { "/metrics", MHD_HTTP_METHOD_GET, ROUTE_METRICS },
-    { "/openapi.yaml", MHD_HTTP_METHOD_GET, ROUTE_OPENAPI },
-    /* the playground page and its files (src/server/static.c) */
-    { "/", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
-    { "/static/app.js", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
-    { "/static/style.css", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
-    { "/static/favicon.svg", MHD_HTTP_METHOD_GET, ROUTE_PLAYGROUND },
+#define GR_ROUTE_ENTRY(id, path, method) { path, MHD_HTTP_METHOD_##method, ROUTE_##id },
+    GR_ROUTES(GR_ROUTE_ENTRY)
+#undef GR_ROUTE_ENTRY
 };
 
 /* Indexed by route_id; ROUTE_NONE is "other". */
 static const char *const route_names[GR_METRIC_ROUTES] = {
-    "/v1/analyze", "/v1/batch", "/v1/games", "/v1/tables", "/healthz", "/readyz", "/metrics",
-    "/openapi.yaml", "/", "other",
+#define GR_ROUTE_NAME(id, path, method) path,
+    GR_ROUTES(GR_ROUTE_NAME)
+#undef GR_ROUTE_NAME
+    "other",
 };
-
-_Static_assert(ROUTE_NONE + 1 == GR_METRIC_ROUTES, "one metrics route per route id");
 
 typedef struct server_state {
     const gr_server_config *cfg;
@@ -111,6 +98,7 @@ typedef struct request {
     struct MHD_Connection *conn;
     route_id route;
     const route *entry;  /* the matched route, or NULL */
+    const gr_asset *asset; /* the playground file asked for, on its route */
     early_reply early;
     char *body;
     size_t len, cap;
@@ -310,9 +298,10 @@ static void find_route(request *rq, const char *url, const char *method)
 {
     rq->route = ROUTE_NONE;
     rq->early = EARLY_NOT_FOUND;
+    rq->asset = gr_static_find(url);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const route *r = &routes[i];
-        if (strcmp(r->path, url) != 0)
+        if (strcmp(r->path, url) != 0 && !(r->id == ROUTE_PLAYGROUND && rq->asset))
             continue;
         bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
         rq->route = r->id;
@@ -327,16 +316,33 @@ static void find_route(request *rq, const char *url, const char *method)
     }
 }
 
+/* "no such path; see GET /openapi.yaml: POST /v1/analyze, ..., GET / (the
+ * playground)", from the route table, built once. */
+static char not_found_text[512];
+static pthread_once_t not_found_once = PTHREAD_ONCE_INIT;
+
+static void build_not_found(void)
+{
+    size_t used = (size_t)snprintf(not_found_text, sizeof not_found_text, "no such path; see GET /openapi.yaml:");
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0] && used < sizeof not_found_text; i++)
+        used += (size_t)snprintf(not_found_text + used, sizeof not_found_text - used, "%s %s %s%s",
+                                 i ? "," : "", routes[i].method, routes[i].path,
+                                 routes[i].id == ROUTE_PLAYGROUND ? " (the playground)" : "");
+}
+
+static const char *not_found_message(void)
+{
+    pthread_once(&not_found_once, build_not_found);
+    return not_found_text;
+}
+
 static enum MHD_Result send_early(request *rq)
 {
     const route *r = rq->entry;
     if (rq->early == EARLY_PREFLIGHT)
         return preflight(rq, r);
     if (rq->early == EARLY_NOT_FOUND)
-        return send_error(rq, GR_E_NOT_FOUND, NULL,
-                          "no such path; see GET /openapi.yaml: POST /v1/analyze, POST /v1/batch, "
-                          "GET /v1/games, GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, "
-                          "GET / (the playground)");
+        return send_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
     bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
     char msg[64], allow[32];
     snprintf(msg, sizeof msg, "this path answers %s only", r->method);
@@ -570,7 +576,7 @@ static enum MHD_Result answer_metrics(request *rq)
 /* The playground's page and files: 200, or 304 when If-None-Match names them. */
 static enum MHD_Result answer_playground(request *rq)
 {
-    const gr_asset *a = gr_static_find(rq->entry->path);
+    const gr_asset *a = rq->asset;
     if (!a)
         return send_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
     int status = MHD_HTTP_OK;

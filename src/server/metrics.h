@@ -8,8 +8,9 @@
 #include <stdint.h>
 
 #include "api/games.h"
+#include "server/routes.h"
 
-enum { GR_METRIC_ROUTES = 10, GR_METRIC_STATUSES = 10, GR_METRIC_GAMES = 24, GR_METRIC_BUCKETS = 13 };
+enum { GR_METRIC_ROUTES = ROUTE_NONE + 1, GR_METRIC_STATUSES = 10, GR_METRIC_GAMES = 24, GR_METRIC_BUCKETS = 13 };
 
 typedef struct gr_metrics {
     const char *const *route_names; /* GR_METRIC_ROUTES paths; the last is "other" */
