@@ -69,7 +69,7 @@ static const cJSON *game_entry(const catalog *c, size_t i)
 {
     const cJSON *g = cJSON_GetArrayItem(member(c->doc.root, "games"), (int)i);
     ck_assert_ptr_nonnull(g);
-    ck_assert_str_eq(text_of(g, "name"), gr_games[i].name);
+    ck_assert_str_eq(text_of(g, "name"), gr_games[i]->name);
     return g;
 }
 
@@ -233,7 +233,7 @@ static cJSON *resized(cJSON *node, int64_t n)
  * fails here. */
 START_TEST(test_registry_described)
 {
-    const gr_game *g = &gr_games[_i];
+    const gr_game *g = gr_games[_i];
     ck_assert(g->kind == GR_KIND_IMPARTIAL || g->kind == GR_KIND_SCORE);
     ck_assert_ptr_nonnull(g->example);
     ck_assert_ptr_nonnull(g->fields);
@@ -265,11 +265,11 @@ START_TEST(test_lists_the_registry)
     ck_assert_int_eq(cJSON_GetArraySize(games), (int)gr_ngames);
     for (size_t i = 0; i < gr_ngames; i++) {
         const cJSON *g = game_entry(&c, i);
-        ck_assert_str_eq(text_of(g, "summary"), gr_games[i].summary);
-        ck_assert_str_eq(text_of(g, "kind"), gr_games[i].kind == GR_KIND_SCORE ? "score" : "impartial");
-        ck_assert_int_eq(cJSON_GetArraySize(member(g, "fields")), (int)gr_games[i].nfields);
+        ck_assert_str_eq(text_of(g, "summary"), gr_games[i]->summary);
+        ck_assert_str_eq(text_of(g, "kind"), gr_games[i]->kind == GR_KIND_SCORE ? "score" : "impartial");
+        ck_assert_int_eq(cJSON_GetArraySize(member(g, "fields")), (int)gr_games[i]->nfields);
         ck_assert(cJSON_IsObject(member(g, "example")));
-        ck_assert_str_eq(text_of(member(g, "example"), "game"), gr_games[i].name);
+        ck_assert_str_eq(text_of(member(g, "example"), "game"), gr_games[i]->name);
     }
     const cJSON *common = member(c.doc.root, "common_fields"), *names = NULL, *f;
     cJSON_ArrayForEach(f, common)
@@ -278,7 +278,7 @@ START_TEST(test_lists_the_registry)
     ck_assert_ptr_nonnull(names);
     ck_assert_int_eq(cJSON_GetArraySize(names), (int)gr_ngames);
     for (size_t i = 0; i < gr_ngames; i++)
-        ck_assert_str_eq(cJSON_GetArrayItem(names, (int)i)->valuestring, gr_games[i].name);
+        ck_assert_str_eq(cJSON_GetArrayItem(names, (int)i)->valuestring, gr_games[i]->name);
     catalog_free(&c);
 }
 END_TEST
@@ -305,7 +305,7 @@ static void check_misere_scope(const gr_game *game, const char *query)
  * enforces them on the example. */
 START_TEST(test_conventions_and_compounds)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     gr_limits l;
     gr_limits_default(&l);
     catalog c;
@@ -362,7 +362,7 @@ END_TEST
  * field the game reads. */
 START_TEST(test_example_answered)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     free(answer(NULL, game->example));
     gr_limits l;
     small_limits(&l);
@@ -384,7 +384,7 @@ END_TEST
  * missing_field naming it. */
 START_TEST(test_required_fields)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     for (size_t k = 0; k < game->nfields; k++) {
         const gr_field *f = &game->fields[k];
         if (!f->required)
@@ -402,7 +402,7 @@ END_TEST
  * (when constant) answers as its absence does. */
 START_TEST(test_optional_fields)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     for (size_t k = 0; k < game->nfields; k++) {
         const gr_field *f = &game->fields[k];
         if (f->required)
@@ -441,7 +441,7 @@ static bool matches(const char *pattern, const char *s)
  * allowed string is answered and another is refused naming the field. */
 START_TEST(test_types_and_choices)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     gr_limits l;
     gr_limits_default(&l);
     catalog c;
@@ -569,7 +569,7 @@ static void check_counts(const catalog *c, const gr_limits *l, const gr_game *ga
 /* Under small limits, the bounds the catalogue states are the ones enforced. */
 START_TEST(test_bounds_enforced)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     gr_limits l;
     small_limits(&l);
     catalog c;
@@ -625,8 +625,8 @@ static void check_refused(const gr_game *game, const char *name, const char *cod
 static bool field_anywhere(const char *name)
 {
     for (size_t i = 0; i < gr_ngames; i++)
-        for (size_t k = 0; k < gr_games[i].nfields; k++)
-            if (strcmp(gr_games[i].fields[k].name, name) == 0)
+        for (size_t k = 0; k < gr_games[i]->nfields; k++)
+            if (strcmp(gr_games[i]->fields[k].name, name) == 0)
                 return true;
     return false;
 }
@@ -635,10 +635,10 @@ static bool field_anywhere(const char *name)
  * fields or misspellings of its own, are refused and named. */
 START_TEST(test_unlisted_members_refused)
 {
-    const gr_game *game = &gr_games[_i];
+    const gr_game *game = gr_games[_i];
     for (size_t i = 0; i < gr_ngames; i++)
-        for (size_t k = 0; k < gr_games[i].nfields; k++)
-            check_refused(game, gr_games[i].fields[k].name, "inapplicable_field", NULL);
+        for (size_t k = 0; k < gr_games[i]->nfields; k++)
+            check_refused(game, gr_games[i]->fields[k].name, "inapplicable_field", NULL);
     for (size_t k = 0; k < game->nfields; k++) {
         const char *own = game->fields[k].name;
         char name[64];
@@ -663,7 +663,7 @@ static const cJSON *field_of(const catalog *c, const char *game, const char *fie
 {
     const gr_game *g = gr_game_find(game);
     ck_assert_ptr_nonnull(g);
-    const cJSON *f = field_entry(game_entry(c, (size_t)(g - gr_games)), field);
+    const cJSON *f = field_entry(game_entry(c, gr_game_index(g)), field);
     ck_assert_ptr_nonnull(f);
     return f;
 }
@@ -690,7 +690,7 @@ START_TEST(test_limits_follow_the_service)
     ck_assert_str_eq(text_of(piles, "max_items_limit"), "max_items");
     ck_assert_int_eq(int_of(&c, field_of(&c, "stone_prefix", "stones"), "max_items"), 50);
     ck_assert_int_eq(int_of(&c, field_of(&c, "subtraction", "moves"), "maximum"), 77);
-    const cJSON *grundys = game_entry(&c, (size_t)(gr_game_find("grundys_game") - gr_games));
+    const cJSON *grundys = game_entry(&c, gr_game_index(gr_game_find("grundys_game")));
     ck_assert_int_eq(int_of(&c, cJSON_GetArrayItem(member(grundys, "constraints"), 0), "maximum"), 12345);
     const cJSON *limits = member(c.doc.root, "limits");
     ck_assert_int_eq(int_of(&c, limits, "budget"), (int64_t)l.budget);

@@ -16,7 +16,7 @@
 #include "api/analyze.h"
 #include "api/batch.h"
 #include "api/mem.h"
-#include "api/nim_fast.h"
+#include "api/games/nim_fast.h"
 #include "check_main.h"
 
 static gr_service service(void)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "api/games.h"
-#include "api/nim_fast.h"
+#include "api/games/nim_fast.h"
 #include "api/validate.h"
 
 /* The 422 for misere play of a game that has no misere answer, naming the
@@ -13,9 +13,9 @@ static int misere_refused(gr_query *q, const gr_game *game)
 {
     gr_text any = { .len = 0 }, one = { .len = 0 };
     for (size_t i = 0; i < gr_ngames; i++) {
-        gr_text *t = gr_games[i].misere_any ? &any : &one;
-        if (gr_games[i].misere)
-            gr_text_add(t, "%s%s", t->len ? ", " : "", gr_games[i].name);
+        gr_text *t = gr_games[i]->misere_any ? &any : &one;
+        if (gr_games[i]->misere)
+            gr_text_add(t, "%s%s", t->len ? ", " : "", gr_games[i]->name);
     }
     return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
                    "misere play is not answered for %s: the Sprague-Grundy sum rule does not "
@@ -98,7 +98,7 @@ static int read_game(gr_query *q, const gr_game **out)
     const char *list[64];
     size_t n = 0;
     for (size_t i = 0; i < gr_ngames && n < sizeof list / sizeof *list; i++)
-        list[n++] = gr_games[i].name;
+        list[n++] = gr_games[i]->name;
     return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_GAME, "game", "game", g->valuestring, list, n);
 }
 
@@ -223,7 +223,7 @@ bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_
         gr_mem_free(b.data);
         return false;
     }
-    *out = (gr_reply){ 200, b.data, b.len, gr_game_find("nim") };
+    *out = (gr_reply){ 200, b.data, b.len, gr_nim_fast_game() };
     return true;
 }
 

@@ -273,7 +273,7 @@ static cJSON *game_field_json(builder *b)
     put(b, o, "required", cJSON_CreateBool(true));
     cJSON *names = put(b, o, "enum", cJSON_CreateArray());
     for (size_t i = 0; names && i < gr_ngames; i++)
-        push(b, names, cJSON_CreateString(gr_games[i].name));
+        push(b, names, cJSON_CreateString(gr_games[i]->name));
     put_str(b, o, "description", "The game, one of the names in \"games\".");
     return o;
 }
@@ -313,7 +313,7 @@ char *gr_api_games_json(const gr_limits *limits)
         return NULL;
     cJSON *games = put(&b, root, "games", cJSON_CreateArray());
     for (size_t i = 0; games && i < gr_ngames; i++)
-        push(&b, games, game_json(&b, &gr_games[i]));
+        push(&b, games, game_json(&b, gr_games[i]));
     put_common(&b, root);
     put_types(&b, root);
     put_limits(&b, root);

@@ -1,8 +1,10 @@
-/* The registry of games: the one place that lists them. Each entry reads its
- * fields from the query, calls its engine module, and fills the answer; it
- * also describes those fields, its conventions, compounds and limits, and
- * carries an example query, for the catalogue (GET /v1/games,
- * api/catalog.h). An entry without that description fails test_catalog. */
+/* A game's contract, stated once: its fields (type, required or default,
+ * bounds, choices, description), its conventions and compounds, an example,
+ * and its hooks. Each game is one file of api/games/ defining its gr_game;
+ * api/games/registry.c lists them. The validator (api/validate.h), the
+ * catalogue (GET /v1/games, api/catalog.h) and openapi.yaml's agreement
+ * test all read these tables. An entry without its description fails
+ * test_catalog. */
 #ifndef GRUNDY_API_GAMES_H
 #define GRUNDY_API_GAMES_H
 
@@ -119,8 +121,12 @@ extern const size_t gr_ncommon_fields;
  * spelling of ("misère" for "misere"). */
 const char *gr_choice_canonical(const char *s);
 
-extern const gr_game gr_games[];
+/* The registry (api/games/registry.c): every game, in catalogue order. */
+extern const gr_game *const gr_games[];
 extern const size_t gr_ngames;
+
+/* The position of `game` in gr_games (gr_ngames when it is not there). */
+size_t gr_game_index(const gr_game *game);
 
 /* The entry named `name`, or NULL. */
 const gr_game *gr_game_find(const char *name);
@@ -128,24 +134,5 @@ const gr_game *gr_game_find(const char *name);
 /* Appends every game's name, comma-separated, in registry order. */
 void gr_game_names(gr_text *t);
 
-int gr_analyze_nim(gr_query *q);
-int gr_analyze_subtraction(gr_query *q);
-int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves); /* moves = {"rule": ...} */
-int gr_analyze_staircase(gr_query *q);
-int gr_analyze_wythoff(gr_query *q);
-int gr_analyze_fibonacci(gr_query *q);
-int gr_analyze_divisor(gr_query *q);
-int gr_analyze_octal(gr_query *q);
-int gr_analyze_grundys_game(gr_query *q);
-int gr_analyze_strange_nim(gr_query *q);
-int gr_analyze_graph(gr_query *q);
-int gr_analyze_grid(gr_query *q);
-int gr_analyze_coins(gr_query *q);
-int gr_analyze_tictactoe(gr_query *q);
-int gr_analyze_mnk(gr_query *q);
-int gr_analyze_stone_row(gr_query *q);
-int gr_analyze_stone_prefix(gr_query *q);
-int gr_analyze_stone_front3(gr_query *q);
-int gr_analyze_can_i_win(gr_query *q);
 
 #endif

@@ -78,9 +78,9 @@ static int fail_inapplicable(gr_query *q, const gr_game *game, const char *membe
     char takers[256] = "";
     size_t used = 0;
     for (size_t i = 0; i < gr_ngames && used + 1 < sizeof takers; i++) {
-        if (!game_takes(&gr_games[i], member))
+        if (!game_takes(gr_games[i], member))
             continue;
-        int k = snprintf(takers + used, sizeof takers - used, "%s%s", used ? ", " : "", gr_games[i].name);
+        int k = snprintf(takers + used, sizeof takers - used, "%s%s", used ? ", " : "", gr_games[i]->name);
         used += k > 0 ? (size_t)k : 0;
     }
     if (!used)
@@ -259,9 +259,9 @@ static void compile_pattern(const char *source)
 static void compile_patterns(void)
 {
     for (size_t g = 0; g < gr_ngames; g++)
-        for (size_t i = 0; i < gr_games[g].nfields; i++)
-            if (gr_games[g].fields[i].pattern)
-                compile_pattern(gr_games[g].fields[i].pattern);
+        for (size_t i = 0; i < gr_games[g]->nfields; i++)
+            if (gr_games[g]->fields[i].pattern)
+                compile_pattern(gr_games[g]->fields[i].pattern);
 }
 
 /* Whether s matches `source`; a pattern that failed to compile (a defect

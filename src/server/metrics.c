@@ -30,7 +30,7 @@ static unsigned status_index(int status)
 
 static unsigned game_index(const gr_game *game)
 {
-    size_t i = game ? (size_t)(game - gr_games) + 1 : 0;
+    size_t i = game ? gr_game_index(game) + 1 : 0;
     return i < GR_METRIC_GAMES ? (unsigned)i : 0;
 }
 
@@ -102,7 +102,7 @@ static void put_requests(text *t, gr_metrics *m)
                 char st[8];
                 status_label(st, sizeof st, s);
                 put(t, "grundyd_requests_total{route=\"%s\",status=\"%s\",game=\"%s\"} %lu\n",
-                    m->route_names[r], st, g ? gr_games[g - 1].name : "", v);
+                    m->route_names[r], st, g ? gr_games[g - 1]->name : "", v);
             }
 }
 

@@ -24,4 +24,7 @@
  * runs out). */
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out);
 
+/* The game the fast path answers, for the reply's metrics label. */
+const struct gr_game *gr_nim_fast_game(void);
+
 #endif

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
-#include "api/token_sum.h"
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
+#include "api/sums/token_sum.h"
 #include "grundy/graph.h"
 
 typedef struct graph_input {
@@ -187,7 +187,7 @@ out:
     return rc;
 }
 
-int gr_analyze_graph(gr_query *q)
+static int analyze_graph(gr_query *q)
 {
     graph_input in = { 0 };
     int rc = read_graph(q, &in);
@@ -196,3 +196,30 @@ int gr_analyze_graph(gr_query *q)
     free_input(&in);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field graph_fields[] = {
+    { .name = "edges", .type = GR_FIELD_INTEGER_PAIRS, .required = true,
+      .description = "Directed edges [u, v] (a move from node u to node v); cycles are allowed; "
+                     "[] for a graph without edges.",
+      .count = UPTO(GR_LIMIT_MAX_EDGES), .value = ANY_U },
+    { .name = "tokens", .type = GR_FIELD_INTEGER_ARRAY, .required = true,
+      .description = "The node of each token; several may share a node. May be empty.",
+      .count = UPTO(GR_LIMIT_MAX_ITEMS), .value = ANY_U },
+    { .name = "nodes", .type = GR_FIELD_INTEGER,
+      .description = "The node count: ids then run from 0 to nodes - 1. Absent or null: node ids "
+                     "may be any integers and are numbered by the service.",
+      .value = UPTO(GR_LIMIT_MAX_NODES) },
+};
+
+static const gr_constraint graph_constraints[] = {
+    { "distinct node ids (or nodes)", UPTO(GR_LIMIT_MAX_NODES) },
+};
+
+const gr_game gr_game_graph = { .name = "graph", .summary = "Move one token along an edge of a directed graph (cycles allowed).",
+    .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_graph,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(graph_fields),
+    CONSTRAINTS(graph_constraints),
+    .example = "{\"game\":\"graph\",\"edges\":[[0,1],[1,2]],\"tokens\":[0,0,1],\"nodes\":3}"
+};

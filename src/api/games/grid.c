@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/games.h"
-#include "api/token_sum.h"
+#include "api/games/game.h"
+#include "api/sums/token_sum.h"
 
 #define GRID_DEFAULT_SIDE 15
 #define GRID_MAX_STEPS 64
@@ -173,7 +173,7 @@ static void square_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "[%" PRIu64 ", %" PRIu64 "]", v / g->cols, v % g->cols);
 }
 
-int gr_analyze_grid(gr_query *q)
+static int analyze_grid(gr_query *q)
 {
     grid g = { .nsteps = 0 };
     gr_graph board = { 0 };
@@ -197,3 +197,33 @@ int gr_analyze_grid(gr_query *q)
     free(g.at);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field grid_fields[] = {
+    { .name = "rows", .type = GR_FIELD_INTEGER, .dflt = "15", .description = "Rows of the board.",
+      .value = { 1, I63, GR_LIMIT_MAX_NODES } },
+    { .name = "cols", .type = GR_FIELD_INTEGER, .dflt = "15", .description = "Columns of the board.",
+      .value = { 1, I63, GR_LIMIT_MAX_NODES } },
+    { .name = "steps", .type = GR_FIELD_SIGNED_PAIRS, .dflt = "[[-2,1],[-2,-1],[1,-2],[-1,-2]]",
+      .description = "The moves of a token, [drow, dcol], not [0, 0]; repeats are ignored. A step "
+                     "that would leave the board is not a move.",
+      .count = SPAN(1, 64), .value = ANY_S },
+    { .name = "tokens", .type = GR_FIELD_INTEGER_PAIRS, .required = true,
+      .description = "The square [row, col] of each token, counting from 0: row below rows, col "
+                     "below cols. Several may share a square. May be empty.",
+      .count = UPTO(GR_LIMIT_MAX_ITEMS), .value = ANY_U },
+};
+
+static const gr_constraint grid_constraints[] = {
+    { "rows * cols (squares)", UPTO(GR_LIMIT_MAX_NODES) },
+    { "rows * cols * distinct steps (moves)", UPTO(GR_LIMIT_MAX_EDGES) },
+};
+
+const gr_game gr_game_grid = { .name = "grid", .summary = "Move one token by one of the steps on a rows x cols board.",
+    .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_grid,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
+    CONSTRAINTS(grid_constraints),
+    .example = "{\"game\":\"grid\",\"rows\":4,\"cols\":5,\"steps\":[[0,1],[0,-1],[1,0]],"
+               "\"tokens\":[[0,0],[2,3]]}"
+};

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/heapplay.h"
 #include "grundy/strange.h"
 #include "grundy/u128.h"
@@ -114,7 +114,7 @@ static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
     return 0;
 }
 
-int gr_analyze_strange_nim(gr_query *q)
+static int analyze_strange_nim(gr_query *q)
 {
     uint64_t *x, *k;
     size_t n = 0;
@@ -132,3 +132,19 @@ int gr_analyze_strange_nim(gr_query *q)
     free(k);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field strange_fields[] = {
+    { .name = "piles", .type = GR_FIELD_INTEGER_PAIRS, .required = true,
+      .description = "Piles [x, k]: x tokens, and a move takes 1 to floor(x / k) of them; k is at "
+                     "least 1. May be empty.",
+      .count = UPTO(GR_LIMIT_MAX_ITEMS), .value = ANY_U },
+};
+
+const gr_game gr_game_strange_nim = { .name = "strange_nim",
+    .summary = "Piles [x, k]: take between 1 and floor(x / k) tokens from one pile.",
+    .compounds = SUMS, .analyze = analyze_strange_nim,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(strange_fields),
+    .example = "{\"game\":\"strange_nim\",\"piles\":[[10,3],[7,2]]}"
+};

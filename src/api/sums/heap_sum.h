@@ -50,6 +50,18 @@ int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, 
 typedef gr_status (*gr_heap_misere_fn)(const void *ctx, uint64_t n, gr_budget *b, bool *win,
                                        gr_heap_move *mv);
 
+/* Value n of a computed sequence, widened for gr_heap_rules' value hooks. */
+static inline gr_status gr_heap_seq_value(const gr_seq *s, uint64_t n, uint64_t *g)
+{
+    uint16_t v;
+    gr_status st = gr_seq_value(s, n, &v);
+    *g = v;
+    return st;
+}
+
+/* gr_heap_misere for a gr_heap_game `ctx`, as a gr_heap_misere_fn. */
+gr_status gr_heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *win, gr_heap_move *mv);
+
 /* Fills q->ans for misere play of `piles`, which must hold at most one heap:
  * a sum gets a 422 that says why (the XOR rule does not hold). */
 int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_misere_fn solve,

@@ -1,4 +1,6 @@
-#include "api/nim_fast.h"
+#include "api/games/nim_fast.h"
+
+#include "api/games/game.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -222,4 +224,11 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
         return false;
     }
     return true;
+}
+
+extern const gr_game gr_game_nim;
+
+const gr_game *gr_nim_fast_game(void)
+{
+    return &gr_game_nim;
 }

@@ -1,8 +1,8 @@
-#include "api/compound.h"
+#include "api/sums/compound.h"
 
 #include <inttypes.h>
 
-#include "api/heap_sum.h"
+#include "api/sums/heap_sum.h"
 
 static uint64_t least(const uint64_t *v, size_t n)
 {

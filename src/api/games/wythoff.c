@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "api/games.h"
+#include "api/games/game.h"
 #include "grundy/wythoff.h"
 #include "tables/tables.h"
 
@@ -47,7 +47,7 @@ static int wythoff_grundy(gr_query *q, const uint64_t p[2])
     return 0;
 }
 
-int gr_analyze_wythoff(gr_query *q)
+static int analyze_wythoff(gr_query *q)
 {
     uint64_t *piles;
     size_t n;
@@ -78,3 +78,16 @@ int gr_analyze_wythoff(gr_query *q)
         gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field wythoff_fields[] = {
+    { .name = "piles", .type = GR_FIELD_INTEGER_ARRAY, .required = true,
+      .description = "Exactly two piles.", .count = { 2, 2, GR_LIMIT_MAX_ITEMS }, .value = ANY_U },
+};
+
+const gr_game gr_game_wythoff = { .name = "wythoff", .summary = "Two piles: take from one pile, or the same number from both.",
+    .compounds = ONE, .analyze = analyze_wythoff,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(wythoff_fields),
+    .example = "{\"game\":\"wythoff\",\"piles\":[5,9]}"
+};

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
+#include "api/games/game.h"
+#include "api/games/subtraction_rules.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/heapplay.h"
 #include "grundy/rules.h"
 #include "tables/format.h"

@@ -2,8 +2,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/nim.h"
 
 static gr_status nim_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
@@ -74,7 +74,7 @@ static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
     return gr_heap_answer_move(q, piles, n, pm.pile, &mv);
 }
 
-int gr_analyze_nim(gr_query *q)
+static int analyze_nim(gr_query *q)
 {
     uint64_t *piles;
     size_t n;
@@ -91,3 +91,15 @@ int gr_analyze_nim(gr_query *q)
     gr_mem_free(piles);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field nim_fields[] = {
+    PILES("Tokens in each pile; may be empty.", ANY_U),
+};
+
+const gr_game gr_game_nim = { .name = "nim", .summary = "Take any positive number of tokens from one pile.",
+    .misere = true, .misere_any = true, .compounds = SUMS, .analyze = analyze_nim,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(nim_fields),
+    .example = "{\"game\":\"nim\",\"piles\":[3,4,5]}"
+};

@@ -1,12 +1,12 @@
-#include "api/token_sum.h"
+#include "api/sums/token_sum.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/compound.h"
-#include "api/heap_sum.h"
+#include "api/sums/compound.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/loopy.h"
 
 #define STAY UINT32_MAX       /* a token that does not move */

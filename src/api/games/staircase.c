@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/staircase.h"
 
 static int stair_components(gr_query *q, const uint64_t *stairs, size_t n)
@@ -91,7 +91,7 @@ static int fail_unrepresentable(gr_query *q)
                    "send fewer coins");
 }
 
-int gr_analyze_staircase(gr_query *q)
+static int analyze_staircase(gr_query *q)
 {
     uint64_t *stairs;
     size_t n;
@@ -121,3 +121,17 @@ int gr_analyze_staircase(gr_query *q)
     gr_mem_free(stairs);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field staircase_fields[] = {
+    { .name = "stairs", .type = GR_FIELD_INTEGER_ARRAY, .required = true,
+      .description = "Coins on each stair, stairs[0] being the floor; may be empty.",
+      .count = UPTO(GR_LIMIT_MAX_ITEMS), .value = ANY_U },
+};
+
+const gr_game gr_game_staircase = { .name = "staircase", .summary = "Move one or more coins from stair i >= 1 down to stair i - 1.",
+    .compounds = ONE, .analyze = analyze_staircase,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(staircase_fields),
+    .example = "{\"game\":\"staircase\",\"stairs\":[0,3,1,4]}"
+};

@@ -1,7 +1,7 @@
 /* fibonacci: Fibonacci nim, decided by the Zeckendorf representation. */
 #include <inttypes.h>
 
-#include "api/games.h"
+#include "api/games/game.h"
 #include "grundy/fibonacci.h"
 
 static int read_state(gr_query *q, uint64_t *n, uint64_t *limit)
@@ -37,7 +37,7 @@ static void fib_explain(gr_text *t, uint64_t n, uint64_t limit, const uint64_t *
                 " (and at most n).", limit);
 }
 
-int gr_analyze_fibonacci(gr_query *q)
+static int analyze_fibonacci(gr_query *q)
 {
     uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS];
     if (read_state(q, &n, &limit))
@@ -69,3 +69,21 @@ int gr_analyze_fibonacci(gr_query *q)
     gr_json_add_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
     return 0;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field fibonacci_fields[] = {
+    { .name = "n", .type = GR_FIELD_INTEGER, .required = true, .description = "Tokens left.",
+      .value = ANY_U },
+    { .name = "limit", .type = GR_FIELD_INTEGER,
+      .description = "The most the player to move may take; absent or null: n - 1 (the opening "
+                     "move; 0 when n is 0).",
+      .value = ANY_U },
+};
+
+const gr_game gr_game_fibonacci = { .name = "fibonacci",
+    .summary = "Take 1..limit tokens; the opponent's limit becomes twice the take.",
+    .compounds = ONE, .analyze = analyze_fibonacci,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(fibonacci_fields),
+    .example = "{\"game\":\"fibonacci\",\"n\":12,\"limit\":11}"
+};

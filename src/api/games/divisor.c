@@ -2,7 +2,7 @@
  * budget allows. */
 #include <inttypes.h>
 
-#include "api/games.h"
+#include "api/games/game.h"
 #include "grundy/divisor.h"
 #include "tables/tables.h"
 
@@ -24,7 +24,7 @@ static int divisor_component(gr_query *q, uint64_t n)
     return 0;
 }
 
-int gr_analyze_divisor(gr_query *q)
+static int analyze_divisor(gr_query *q)
 {
     uint64_t n, take = 0;
     if (gr_q_u64(q, "n", NULL, &n))
@@ -54,3 +54,17 @@ int gr_analyze_divisor(gr_query *q)
     gr_json_add_u64(next, "n", n - take);
     return 0;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field divisor_fields[] = {
+    { .name = "n", .type = GR_FIELD_INTEGER, .required = true,
+      .description = "The number; a move subtracts a divisor x of n with 0 < x < n.",
+      .value = FROM(1) },
+};
+
+const gr_game gr_game_divisor = { .name = "divisor", .summary = "Replace n by n - x for a proper divisor x of n.",
+    .compounds = ONE, .analyze = analyze_divisor,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(divisor_fields),
+    .example = "{\"game\":\"divisor\",\"n\":12}"
+};

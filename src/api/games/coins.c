@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/games.h"
-#include "api/heap_sum.h"
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
 #include "grundy/coins.h"
 
 static const struct {
@@ -228,7 +228,7 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
     return rc;
 }
 
-int gr_analyze_coins(gr_query *q)
+static int analyze_coins(gr_query *q)
 {
     coins_pos p = { 0 };
     size_t which = 0;
@@ -237,3 +237,25 @@ int gr_analyze_coins(gr_query *q)
     free(p.sorted);
     return rc;
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const char *const coins_rules[] = { "turning_turtles", "mock_turtles", "ruler", NULL };
+
+static const gr_field coins_fields[] = {
+    { .name = "rule", .type = GR_FIELD_STRING, .required = true, .choices = coins_rules,
+      .description = "turning_turtles: turn one coin and optionally one to its left; mock_turtles: "
+                     "up to three coins; ruler: a run of consecutive coins. The rightmost coin "
+                     "turned goes from heads to tails." },
+    { .name = "heads", .type = GR_FIELD_INTEGER_ARRAY, .required = true,
+      .description = "The positions of the coins showing heads, numbered from 1 at the left, each "
+                     "listed once; may be empty.",
+      .count = UPTO(GR_LIMIT_MAX_ITEMS), .value = SPAN(1, (int64_t)GR_COINS_MAX_POS) },
+};
+
+const gr_game gr_game_coins = { .name = "coins", .summary = "Coin turning: turning_turtles, mock_turtles or ruler; the rightmost "
+    "turned coin goes from heads to tails.",
+    .compounds = ONE, .analyze = analyze_coins,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(coins_fields),
+    .example = "{\"game\":\"coins\",\"rule\":\"mock_turtles\",\"heads\":[3,10]}"
+};

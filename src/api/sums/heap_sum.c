@@ -1,6 +1,7 @@
-#include "api/heap_sum.h"
+#include "api/sums/heap_sum.h"
+#include "grundy/heapplay.h"
 
-#include "api/compound.h"
+#include "api/sums/compound.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -444,4 +445,9 @@ int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_
                 : moves ? "the player to move wins by moving to a position the opponent loses."
                         : "no move is left, so the player to move wins.");
     return moves ? gr_heap_answer_move(q, piles, n, 0, &mv) : 0;
+}
+
+gr_status gr_heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *win, gr_heap_move *mv)
+{
+    return gr_heap_misere(ctx, n, b, win, mv);
 }

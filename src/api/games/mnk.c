@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/games.h"
+#include "api/games/game.h"
+#include "api/games/mnk_board.h"
 #include "grundy/mnk.h"
 
 static const char *player_name(gr_mnk_player p)
@@ -81,7 +82,7 @@ static void mnk_explain(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos
         gr_text_add(t, "draws.");
 }
 
-static int analyze_board(gr_query *q, const gr_mnk *g)
+int gr_mnk_answer(gr_query *q, const gr_mnk *g)
 {
     const char *why = NULL;
     if (gr_mnk_game_check(g, &why) != GR_OK)
@@ -101,13 +102,7 @@ static int analyze_board(gr_query *q, const gr_mnk *g)
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
 }
 
-int gr_analyze_tictactoe(gr_query *q)
-{
-    gr_mnk g = { 3, 3, 3 };
-    return analyze_board(q, &g);
-}
-
-int gr_analyze_mnk(gr_query *q)
+static int analyze_mnk(gr_query *q)
 {
     gr_mnk g;
     if (read_dimension(q, "rows", &g.rows) || read_dimension(q, "cols", &g.cols) ||
@@ -116,5 +111,32 @@ int gr_analyze_mnk(gr_query *q)
     if ((uint64_t)g.rows * g.cols > GR_MNK_MAX_CELLS)
         return gr_fail(q->err, GR_E_OUT_OF_RANGE, "rows",
                        "rows * cols must be at most %u cells", GR_MNK_MAX_CELLS);
-    return analyze_board(q, &g);
+    return gr_mnk_answer(q, &g);
 }
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field mnk_fields[] = {
+    { .name = "rows", .type = GR_FIELD_INTEGER, .required = true, .description = "Rows of the board.",
+      .value = SPAN(1, GR_MNK_MAX_CELLS) },
+    { .name = "cols", .type = GR_FIELD_INTEGER, .required = true,
+      .description = "Columns of the board.", .value = SPAN(1, GR_MNK_MAX_CELLS) },
+    { .name = "k", .type = GR_FIELD_INTEGER, .required = true,
+      .description = "Marks in a row (row, column or diagonal) to win; at most the longer side.",
+      .value = SPAN(1, GR_MNK_MAX_CELLS) },
+    { .name = "board", .type = GR_FIELD_BOARD, .required = true, .pattern = BOARD_PATTERN,
+      .description = "rows * cols cells row by row: 'X', 'O' or '.'. X moves first; a board play "
+                     "cannot reach is a 422 illegal_position.",
+      .count = SPAN(1, GR_MNK_MAX_CELLS) },
+};
+
+static const gr_constraint mnk_constraints[] = {
+    { "rows * cols (cells)", SPAN(1, GR_MNK_MAX_CELLS) },
+};
+
+const gr_game gr_game_mnk = { .name = "mnk", .summary = "An m,n,k-game: k in a row on a rows x cols board wins.",
+    .compounds = ONE, .analyze = analyze_mnk,
+    .kind = GR_KIND_SCORE, FIELDS(mnk_fields),
+    CONSTRAINTS(mnk_constraints),
+    .example = "{\"game\":\"mnk\",\"rows\":3,\"cols\":4,\"k\":3,\"board\":\"............\"}"
+};

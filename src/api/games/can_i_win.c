@@ -1,0 +1,105 @@
+/* can_i_win: pick unused numbers 1..max_choosable; reaching desired_total
+ * first wins. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games/game.h"
+#include "api/games/score_common.h"
+#include "grundy/score.h"
+
+/* ---- Can I Win ------------------------------------------------------------ */
+
+static int read_used(gr_query *q, uint64_t max, uint32_t *mask, uint64_t **list, size_t *n)
+{
+    const cJSON *u = gr_q_get(q, "used");
+    *mask = 0;
+    *list = NULL;
+    *n = 0;
+    if (u && !cJSON_IsNull(u) && gr_q_u64_list(q, "used", max, true, list, n))
+        return -1;
+    for (size_t i = 0; i < *n; i++) {
+        char field[32];
+        snprintf(field, sizeof field, "used[%zu]", i);
+        uint64_t v = (*list)[i];
+        if (v < 1 || v > max || (*mask & (UINT32_C(1) << (v - 1))))
+            return gr_fail(q->err, GR_E_INVALID_FIELD, field,
+                           "each used number must be between 1 and max_choosable (%" PRIu64
+                           ") and appear once; got %" PRIu64, max, v);
+        *mask |= UINT32_C(1) << (v - 1);
+    }
+    return 0;
+}
+
+static int can_i_win_move(gr_query *q, const uint64_t *used, size_t n, unsigned pick)
+{
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    cJSON *arr = next ? cJSON_AddArrayToObject(next, "used") : NULL;
+    if (!arr)
+        return gr_oom(q);
+    gr_json_add_u64(move, "pick", pick);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Pick %u.", pick);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, gr_json_u64_item(used[i]));
+    cJSON_AddItemToArray(arr, gr_json_u64_item(pick));
+    return 0;
+}
+
+static int analyze_can_i_win(gr_query *q)
+{
+    uint64_t max, target, *used = NULL;
+    size_t nused;
+    uint32_t mask;
+    if (gr_q_u64(q, "max_choosable", NULL, &max) || gr_q_u64(q, "desired_total", NULL, &target))
+        return -1;
+    if (max < 1 || max > GR_CAN_I_WIN_MAX)
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "max_choosable",
+                       "\"max_choosable\" must be between 1 and %u", GR_CAN_I_WIN_MAX);
+    int rc = read_used(q, max, &mask, &used, &nused);
+    int outcome = 0;
+    unsigned pick = 0;
+    gr_status s = rc ? GR_OK : gr_can_i_win((unsigned)max, mask, (int64_t)target, &q->budget,
+                                            &outcome, &pick);
+    if (rc == 0 && s != GR_OK)
+        rc = gr_fail_engine(q->err, s, "max_choosable", "this Can I Win position");
+    if (rc == 0) {
+        q->ans.winner = gr_score_winner(outcome);
+        gr_score_answer(q, outcome, "Memoised search over the sets of used numbers (a bitmask): a "
+                                 "position wins if some pick reaches the total or leaves a losing "
+                                 "position; a draw when the remaining numbers cannot reach it. value "
+                                 "is +1 win, 0 draw, -1 loss for the player to move.");
+        if (pick)
+            rc = can_i_win_move(q, used, nused, pick);
+    }
+    gr_mem_free(used);
+    return rc;
+}
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field can_i_win_fields[] = {
+    { .name = "max_choosable", .type = GR_FIELD_INTEGER, .required = true,
+      .description = "The pool is the numbers 1 .. max_choosable.", .value = SPAN(1, GR_CAN_I_WIN_MAX) },
+    { .name = "desired_total", .type = GR_FIELD_INTEGER, .required = true,
+      .description = "Whoever brings the running total to at least this wins.", .value = ANY_U },
+    { .name = "used", .type = GR_FIELD_INTEGER_ARRAY, .dflt = "[]",
+      .description = "Numbers already picked, each at most max_choosable and listed once; the "
+                     "running total starts at their sum.",
+      .count = SPAN(0, GR_CAN_I_WIN_MAX), .value = SPAN(1, GR_CAN_I_WIN_MAX) },
+};
+
+static const gr_constraint can_i_win_constraints[] = {
+    { "entries of used (at most max_choosable)", SPAN(0, GR_CAN_I_WIN_MAX) },
+};
+
+const gr_game gr_game_can_i_win = { .name = "can_i_win",
+    .summary = "Pick unused numbers 1..max_choosable; reaching desired_total first wins.",
+    .compounds = ONE, .analyze = analyze_can_i_win,
+    .kind = GR_KIND_SCORE, FIELDS(can_i_win_fields),
+    CONSTRAINTS(can_i_win_constraints),
+    .example = "{\"game\":\"can_i_win\",\"max_choosable\":10,\"desired_total\":40,\"used\":[1]}"
+};

@@ -1,0 +1,176 @@
+/* octal: octal games 0.d1d2...: values from the table file's certified
+ * periods, the cache, or computed within the budget. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games/game.h"
+#include "api/sums/heap_sum.h"
+#include "api/seq_cache.h"
+#include "grundy/heapplay.h"
+#include "grundy/octal.h"
+#include "grundy/subtraction.h"
+#include "tables/tables.h"
+
+/* ---- octal -------------------------------------------------------------- */
+
+typedef struct octal_ctx {
+    gr_octal_code code;
+    gr_seq_ref ref;
+} octal_ctx;
+
+static gr_status octal_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
+{
+    (void)pile;
+    return gr_heap_seq_value(&((const octal_ctx *)ctx)->ref.seq, n, g);
+}
+
+static gr_status octal_move(const void *ctx, size_t pile, uint64_t n, uint64_t target, gr_heap_move *mv)
+{
+    (void)pile;
+    const octal_ctx *c = ctx;
+    return gr_octal_move(&c->code, &c->ref.seq, n, (uint16_t)target, mv);
+}
+
+static gr_status octal_remote(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
+                              gr_heap_move *mv)
+{
+    (void)pile;
+    gr_heap_game game = gr_heap_game_octal(&((const octal_ctx *)ctx)->code);
+    return gr_heap_remoteness(&game, n, b, r, mv);
+}
+
+static bool octal_splits(const gr_octal_code *code)
+{
+    for (unsigned k = 1; k <= code->t; k++)
+        if (code->digit[k] & 4)
+            return true;
+    return false;
+}
+
+static int read_code(gr_query *q, gr_octal_code *code)
+{
+    const cJSON *c = gr_q_get(q, "code");
+    if (!c)
+        return gr_fail(q->err, GR_E_MISSING_FIELD, "code",
+                       "the field \"code\" is required, such as \"0.77\" for Kayles");
+    if (!cJSON_IsString(c) || gr_octal_parse(c->valuestring, code) != GR_OK)
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "code",
+                       "\"code\" must be a string \"0.d1d2...\" with 1 to 8 octal digits (0-7), "
+                       "not all zero, such as \"0.77\" (Kayles) or \"0.137\"");
+    return 0;
+}
+
+/* Named games have their own sections; every 0.d1d2d3 is in the family,
+ * keyed by its digits read as an octal number. */
+static bool octal_from_table(const gr_query *q, const gr_octal_code *code, gr_seq *seq)
+{
+    char text[16], name[32];
+    if (!q->tables)
+        return false;
+    gr_octal_format(code, text);
+    snprintf(name, sizeof name, GR_TN_OCTAL_PREFIX "%s", text);
+    if (gr_tables_sequence(q->tables, name, seq))
+        return true;
+    if (code->t > 3)
+        return false;
+    uint64_t key = (uint64_t)code->digit[1] << 6 | (uint64_t)code->digit[2] << 3 | code->digit[3];
+    return gr_tables_member(q->tables, GR_TN_OCTAL_FAMILY, key, seq);
+}
+
+/* The table, then the cache, then a computation: kept when it is complete
+ * (certified, or computed to the on-demand bound), so that it serves any
+ * later heap the same way. */
+static gr_status octal_values(gr_query *q, octal_ctx *c, uint64_t need, bool *from_table)
+{
+    *from_table = octal_from_table(q, &c->code, &c->ref.seq);
+    if (*from_table)
+        return c->ref.seq.periodic || need < c->ref.seq.count ? GR_OK : GR_EBOUND;
+    char key[20] = "O";
+    gr_octal_format(&c->code, key + 1);
+    if (gr_seq_ref_lookup(q->cache, key, strlen(key), &c->ref))
+        return c->ref.seq.periodic || need < c->ref.seq.count ? GR_OK : GR_EBOUND;
+    gr_status s = gr_octal_solve(&c->code, need, q->limits->octal_max_values, &q->budget, &c->ref.seq);
+    if (s == GR_OK && (c->ref.seq.periodic || c->ref.seq.count >= q->limits->octal_max_values))
+        gr_seq_ref_offer(q->cache, key, strlen(key), &c->ref);
+    return s;
+}
+
+static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t need, bool from_table)
+{
+    char code[16];
+    gr_octal_format(&c->code, code);
+    uint64_t bound = from_table ? c->ref.seq.count : q->limits->octal_max_values;
+    if (s == GR_EBOUND)
+        return gr_fail(q->err, GR_E_BEYOND_BOUND, "piles",
+                       "octal game %s has no period certified within the first %" PRIu64
+                       " values%s, and heap %" PRIu64 " is past them; use heaps below %" PRIu64
+                       "%s", code, bound, from_table ? " in the table file" : "", need, bound,
+                       from_table ? ", or build a larger table with 'grundy tables build FILE "
+                                    "--octal-values N'" : "");
+    return gr_fail_engine(q->err, s, "piles", "the Grundy values of this octal game");
+}
+
+static int analyze_octal(gr_query *q)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    octal_ctx ctx = { .ref = { .seq = { 0 } } };
+    if (read_code(q, &ctx.code) ||
+        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    if (q->misere) {
+        char code[16], name[48];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "octal game %s", code);
+        gr_heap_game game = gr_heap_game_octal(&ctx.code);
+        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
+        gr_mem_free(piles);
+        return rc;
+    }
+    uint64_t need = gr_max_u64(piles, npiles);
+    bool from_table = false;
+    gr_status s = octal_values(q, &ctx, need, &from_table);
+    int rc;
+    if (s != GR_OK) {
+        rc = octal_failure(q, s, &ctx, need, from_table);
+    } else {
+        char code[16], name[64];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "Octal game %s", code);
+        gr_heap_rules rules = { .ctx = &ctx, .value = octal_value, .move = octal_move,
+                                .seq = &ctx.ref.seq, .name = name, .remote = octal_remote,
+                                .splits = octal_splits(&ctx.code) };
+        rc = gr_heap_sum(q, piles, npiles, &rules);
+    }
+    gr_seq_ref_release(&ctx.ref);
+    gr_mem_free(piles);
+    return rc;
+}
+
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field octal_fields[] = {
+    { .name = "code", .type = GR_FIELD_STRING, .required = true, .pattern = "^0\\.[0-7]*[1-7][0-7]*$",
+      .description = "\"0.\" and 1 to 8 octal digits, not all zero: digit k's bit 1 allows removing "
+                     "k tokens emptying the heap, bit 2 leaving one heap, bit 4 leaving two "
+                     "non-empty heaps. \"0.77\" is Kayles, \"0.07\" Dawson's Kayles, \"0.137\" "
+                     "Dawson's chess.",
+      .count = SPAN(3, 2 + GR_OCTAL_MAX_DIGITS) },
+    PILES("Tokens in each pile; may be empty. Without a certified period only heaps below the "
+          "values computed (octal_max_values, or the table's) are answered.", ANY_U),
+};
+
+static const gr_constraint octal_constraints[] = {
+    { "values computed on demand for a code without a certified period: heaps below this are "
+      "answered (a table file's codes: the table's count)", UPTO(GR_LIMIT_OCTAL_MAX_VALUES) },
+};
+
+const gr_game gr_game_octal = { .name = "octal",
+    .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
+    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal,
+    .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
+    CONSTRAINTS(octal_constraints),
+    .example = "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}"
+};

@@ -1,0 +1,81 @@
+/* What the score games share: reading a row of stones, the winner from a
+ * score, the answer's head and its next row. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games/score_common.h"
+#include "grundy/score.h"
+
+/* winner from the sign of a score difference (or outcome). */
+const char *gr_score_winner(gr_i128 diff)
+{
+    return diff > 0 ? "first" : diff < 0 ? "second" : "draw";
+}
+
+/* Reads "stones": non-negative unless `signed_ok`. *out is malloc'd. */
+int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
+{
+    const cJSON *arr = gr_q_get(q, "stones");
+    *out = NULL;
+    *n = 0;
+    if (!arr || !cJSON_IsArray(arr))
+        return gr_fail(q->err, arr ? GR_E_INVALID_FIELD : GR_E_MISSING_FIELD, "stones",
+                       "\"stones\" must be an array of integers (pile sizes in row order)");
+    size_t count = (size_t)cJSON_GetArraySize(arr);
+    if (count > q->limits->max_items)
+        return gr_fail(q->err, GR_E_TOO_MANY, "stones", "\"stones\" has %zu entries; the limit is %"
+                       PRIu64, count, q->limits->max_items);
+    int64_t *v = malloc((count ? count : 1) * sizeof *v);
+    if (!v)
+        return gr_oom(q);
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, arr) {
+        char field[40];
+        snprintf(field, sizeof field, "stones[%zu]", i);
+        uint64_t u;
+        int rc = signed_ok ? gr_json_i64(q->doc, item, field, &v[i], q->err)
+                           : gr_q_u64_at(q, item, field, &u);
+        if (rc) {
+            free(v);
+            return -1;
+        }
+        if (!signed_ok)
+            v[i] = (int64_t)u;
+        i++;
+    }
+    *out = v;
+    *n = count;
+    return 0;
+}
+
+/* Sets winner and value, the empty components, and the explanation head. */
+void gr_score_answer(gr_query *q, gr_i128 value, const char *what)
+{
+    q->ans.has_value = true;
+    q->ans.value = value;
+    q->ans.components = cJSON_CreateArray();
+    gr_text_add(&q->ans.explanation, "%s", what);
+}
+
+/* next.stones = stones[from .. from + n). */
+int gr_score_next_stones(gr_query *q, const int64_t *stones, size_t from, size_t n)
+{
+    cJSON *next = gr_ans_next(q);
+    cJSON *arr = next ? cJSON_AddArrayToObject(next, "stones") : NULL;
+    if (!arr)
+        return gr_oom(q);
+    for (size_t i = from; i < from + n; i++)
+        cJSON_AddItemToArray(arr, gr_json_i128_item(stones[i]));
+    return 0;
+}
+
+gr_i128 gr_score_sum(const int64_t *v, size_t n)
+{
+    gr_i128 s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}

@@ -1,0 +1,77 @@
+/* stone_prefix: take the first x piles, 1 <= x <= 2M, then M = max(M, x). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games/game.h"
+#include "api/games/score_common.h"
+#include "grundy/score.h"
+
+static int prefix_move(gr_query *q, const int64_t *stones, size_t n, uint64_t m, uint64_t take)
+{
+    cJSON *move = gr_ans_move(q);
+    if (!move)
+        return -1;
+    gr_json_add_u64(move, "take", take);
+    gr_json_add_i128(move, "stones", gr_score_sum(stones, (size_t)take));
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Take the first %" PRIu64 " pile%s.", take, take == 1 ? "" : "s");
+    cJSON_AddStringToObject(move, "text", t.buf);
+    if (gr_score_next_stones(q, stones, (size_t)take, n - (size_t)take))
+        return -1;
+    gr_json_add_u64(q->ans.next, "m", take > m ? take : m);
+    return 0;
+}
+
+static int analyze_stone_prefix(gr_query *q)
+{
+    int64_t *stones;
+    size_t n;
+    uint64_t m, one = 1, take = 0;
+    if (gr_score_read_stones(q, false, &stones, &n))
+        return -1;
+    if (n > GR_STONE_PREFIX_MAX_N) {
+        free(stones);
+        return gr_fail(q->err, GR_E_TOO_MANY, "stones", "stone_prefix takes at most %u piles; "
+                       "this row has %zu", GR_STONE_PREFIX_MAX_N, n);
+    }
+    if (gr_q_u64(q, "m", &one, &m) || (m == 0 && gr_fail(q->err, GR_E_OUT_OF_RANGE, "m",
+                                                         "\"m\" must be at least 1"))) {
+        free(stones);
+        return -1;
+    }
+    gr_i128 value = 0, total = gr_score_sum(stones, n);
+    gr_status s = gr_stone_prefix(stones, n, m, &q->budget, &value, &take);
+    int rc = 0;
+    if (s != GR_OK) {
+        rc = gr_fail_engine(q->err, s, "stones", "this stone row");
+    } else {
+        q->ans.winner = gr_score_winner(2 * value - total);
+        gr_score_answer(q, value, "Dynamic programming over (piles taken, M): the player to move "
+                               "collects the most of the remaining stones by taking x of the next "
+                               "2M piles; the rest goes to the opponent. value is the stones the "
+                               "player to move collects.");
+        if (take)
+            rc = prefix_move(q, stones, n, m, take);
+    }
+    free(stones);
+    return rc;
+}
+/* ---- contract ------------------------------------------------------------ */
+
+static const gr_field stone_prefix_fields[] = {
+    { .name = "stones", .type = GR_FIELD_INTEGER_ARRAY, .required = true,
+      .description = "Stones in each pile, in row order; may be empty.",
+      .count = { 0, GR_STONE_PREFIX_MAX_N, GR_LIMIT_MAX_ITEMS }, .value = ANY_U },
+    { .name = "m", .type = GR_FIELD_INTEGER, .dflt = "1",
+      .description = "M: the player to move takes the first x piles, 1 <= x <= 2M.",
+      .value = FROM(1) },
+};
+
+const gr_game gr_game_stone_prefix = { .name = "stone_prefix",
+    .summary = "Take the first x piles, 1 <= x <= 2M, then M = max(M, x); most stones wins.",
+    .compounds = ONE, .analyze = analyze_stone_prefix,
+    .kind = GR_KIND_SCORE, FIELDS(stone_prefix_fields),
+    .example = "{\"game\":\"stone_prefix\",\"stones\":[1,2,3,4,5,100],\"m\":1}"
+};
