@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "grundy/subtraction.h"
+#include "window_table.h"
 
 /* ---- ready-made games ---- */
 
@@ -706,13 +707,12 @@ gr_status gr_heap_remoteness(const gr_heap_game *g, uint64_t n, gr_budget *b, ui
  * number (an even shift moves that by exactly c). R(x) <= x, since every
  * move removes a token, so the extension fits 64 bits for x < 2^63.
  *
- * Windows are found by a polynomial hash (mod 2^64) in an open-addressing
- * table; a hash match is confirmed value by value (m steps). Each value
- * costs |S| + 4 steps. At most MAX_SEQ_VALUES values are kept (4 bytes
- * each, and a table of 12 bytes a slot, at most half full: under 60 MB). */
+ * Windows are found in the engine's window table (window_table.h); a
+ * match is confirmed value by value (m steps). Each value costs |S| + 4
+ * steps. At most MAX_SEQ_VALUES values are kept (4 bytes each, and a table
+ * of 8 bytes a slot, at most half full: about 40 MB). */
 
 #define MAX_SEQ_VALUES ((uint64_t)1 << 21)
-#define WINDOW_BASE 0x9E3779B97F4A7C15u /* odd, so multiplication is a bijection */
 
 typedef struct seq_solver {
     search_kind kind;
@@ -722,47 +722,18 @@ typedef struct seq_solver {
     uint64_t first_start; /* least window start compared */
     uint32_t *v;
     uint64_t count, cap;
-    uint64_t hash;      /* of the newest m values */
-    uint64_t top_power; /* WINDOW_BASE^(m - 1), the weight of a window's first value */
-    uint64_t ones;      /* sum of WINDOW_BASE^i, i < m: the hash of a window of ones */
-    uint64_t *slot_hash;
-    uint32_t *slot_start; /* window start + 1; 0 when empty */
-    size_t nslots, used;
+    window_hash hash; /* of the newest m values */
+    uint64_t ones;    /* the hash of a window of m ones */
+    window_table windows;
     bool certified;
     uint64_t start, period, shift; /* v(x + period) = v(x) + shift for x >= start */
 } seq_solver;
-
-static uint64_t power_u64(uint64_t base, uint64_t e)
-{
-    uint64_t r = 1;
-    for (; e; e >>= 1, base *= base)
-        if (e & 1)
-            r *= base;
-    return r;
-}
 
 static void seq_free(seq_solver *q)
 {
     free(q->s);
     free(q->v);
-    free(q->slot_hash);
-    free(q->slot_start);
-}
-
-/* Validates and copies the moves (GR_EINVAL as gr_subtraction_solve). */
-static gr_status seq_init(seq_solver *q, const uint64_t *moves, size_t nmoves, search_kind kind)
-{
-    memset(q, 0, sizeof *q);
-    q->kind = kind;
-    gr_status st = gr_subtraction_moves_copy(moves, nmoves, &q->s, &q->ns);
-    if (st != GR_OK)
-        return st;
-    q->m = q->s[q->ns - 1];
-    q->first_start = kind == KIND_MISERE ? 0 : q->m;
-    q->top_power = power_u64(WINDOW_BASE, q->m - 1);
-    for (uint64_t i = 0, p = 1; i < q->m; i++, p *= WINDOW_BASE)
-        q->ones += p;
-    return GR_OK;
+    window_table_free(&q->windows);
 }
 
 /* Misere: no move is a win; else a win when some option is a loss. */
@@ -801,8 +772,9 @@ static uint64_t window_base(const seq_solver *q, uint64_t j)
 }
 
 /* W_k = W_j + (base k - base j), that difference being >= 0. */
-static bool windows_match(const seq_solver *q, uint64_t j, uint64_t k)
+static bool windows_match(const void *ctx, uint64_t j, uint64_t k)
 {
+    const seq_solver *q = ctx;
     uint64_t bj = window_base(q, j), bk = window_base(q, k);
     if (bk < bj)
         return false;
@@ -812,71 +784,36 @@ static bool windows_match(const seq_solver *q, uint64_t j, uint64_t k)
     return true;
 }
 
-static size_t window_slot(uint64_t hash, size_t nslots)
+/* Validates and copies the moves (GR_EINVAL as gr_subtraction_solve). */
+static gr_status seq_init(seq_solver *q, const uint64_t *moves, size_t nmoves, search_kind kind)
 {
-    uint64_t h = hash ^ (hash >> 29); /* the polynomial hash is weak in its low bits */
-    h *= 0xBF58476D1CE4E5B9u;
-    h ^= h >> 32;
-    return (size_t)h & (nslots - 1);
-}
-
-/* Doubles the table when half full. */
-static gr_status windows_grow(seq_solver *q)
-{
-    if (2 * (q->used + 1) <= q->nslots)
-        return GR_OK;
-    size_t n = q->nslots ? 2 * q->nslots : 256;
-    uint64_t *hash = malloc(n * sizeof *hash);
-    uint32_t *start = calloc(n, sizeof *start);
-    if (hash == NULL || start == NULL) {
-        free(hash);
-        free(start);
-        return GR_ENOMEM;
-    }
-    for (size_t i = 0; i < q->nslots; i++) {
-        if (q->slot_start[i] == 0)
-            continue;
-        size_t k = window_slot(q->slot_hash[i], n);
-        while (start[k] != 0)
-            k = (k + 1) & (n - 1);
-        hash[k] = q->slot_hash[i];
-        start[k] = q->slot_start[i];
-    }
-    free(q->slot_hash);
-    free(q->slot_start);
-    q->slot_hash = hash;
-    q->slot_start = start;
-    q->nslots = n;
-    return GR_OK;
+    memset(q, 0, sizeof *q);
+    q->kind = kind;
+    gr_status st = gr_subtraction_moves_copy(moves, nmoves, &q->s, &q->ns);
+    if (st != GR_OK)
+        return st;
+    q->m = q->s[q->ns - 1];
+    q->first_start = kind == KIND_MISERE ? 0 : q->m;
+    window_hash_init(&q->hash, q->m);
+    q->ones = window_hash_ones(q->m);
+    return window_table_init(&q->windows, q->m, windows_match, q);
 }
 
 /* Looks the window at j up among the earlier ones: certifies on a match,
- * adds it otherwise. */
+ * adds it otherwise. Windows are keyed by their hash less their base. */
 static gr_status window_find_or_add(seq_solver *q, uint64_t j, gr_budget *b)
 {
-    gr_status st = windows_grow(q);
-    if (st != GR_OK)
-        return st;
-    uint64_t key = q->hash - window_base(q, j) * q->ones;
-    size_t i = window_slot(key, q->nslots);
-    for (; q->slot_start[i] != 0; i = (i + 1) & (q->nslots - 1)) {
-        if (q->slot_hash[i] != key)
-            continue;
-        if (!gr_budget_spend(b, q->m))
-            return GR_ELIMIT;
-        uint64_t earlier = q->slot_start[i] - 1;
-        if (windows_match(q, earlier, j)) {
-            q->certified = true;
-            q->start = earlier;
-            q->period = j - earlier;
-            q->shift = window_base(q, j) - window_base(q, earlier);
-            return GR_OK;
-        }
+    uint64_t key = q->hash.value - window_base(q, j) * q->ones;
+    bool found;
+    uint64_t earlier;
+    gr_status st = window_table_find_or_add(&q->windows, key, j, b, &found, &earlier);
+    if (st == GR_OK && found) {
+        q->certified = true;
+        q->start = earlier;
+        q->period = j - earlier;
+        q->shift = window_base(q, j) - window_base(q, earlier);
     }
-    q->slot_hash[i] = key;
-    q->slot_start[i] = (uint32_t)(j + 1);
-    q->used++;
-    return GR_OK;
+    return st;
 }
 
 /* Computes one more value and looks up the window it completes. */
@@ -896,8 +833,8 @@ static gr_status seq_step(seq_solver *q, gr_budget *b)
     uint32_t x = q->kind == KIND_MISERE ? misere_next(q) : remoteness_next(q);
     q->v[q->count++] = x;
     if (n >= q->m)
-        q->hash -= q->v[n - q->m] * q->top_power;
-    q->hash = q->hash * WINDOW_BASE + x;
+        window_hash_drop(&q->hash, q->v[n - q->m]);
+    window_hash_push(&q->hash, x);
     if (n + 1 < q->first_start + q->m)
         return GR_OK;
     return window_find_or_add(q, n + 1 - q->m, b);
