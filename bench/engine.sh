@@ -15,9 +15,9 @@ cd "$root"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 flags=(-O3 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/engine)
-gcc "${flags[@]}" bench/engine_subtraction.c src/engine/subtraction.c src/engine/seq.c \
-    src/engine/status.c -o "$out/subtraction"
-gcc "${flags[@]}" bench/engine_grundys.c src/engine/grundys.c src/engine/octal.c \
+gcc "${flags[@]}" bench/engine_subtraction.c src/engine/subtraction.c src/engine/window_table.c \
+    src/engine/seq.c src/engine/status.c -o "$out/subtraction"
+gcc "${flags[@]}" bench/engine_grundys.c src/engine/grundys.c src/engine/octal_*.c \
     src/engine/rare_mask.c src/engine/seq.c src/engine/status.c -o "$out/grundys"
 echo "== subtraction"
 "$out/subtraction" 20000

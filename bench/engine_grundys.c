@@ -2,7 +2,7 @@
  * built by hand (not part of meson); see bench/README-engine.md:
  *
  *   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/engine bench/engine_grundys.c \
- *       src/engine/grundys.c src/engine/octal.c src/engine/rare_mask.c src/engine/seq.c \
+ *       src/engine/grundys.c src/engine/octal_*.c src/engine/rare_mask.c src/engine/seq.c \
  *       src/engine/status.c -o /tmp/bench_engine
  *   /tmp/bench_engine [log2 ...]          Grundy's game (default: 20 22)
  *   /tmp/bench_engine octal [max_values]  every code 0.d1, 0.d1d2, 0.d1d2d3

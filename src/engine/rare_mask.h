@@ -1,5 +1,5 @@
 /* Private to the engine: the rare/common split of Grundy values shared by
- * grundys.c, octal.c and grundys_index.c. With a mask m != 0, a value v is
+ * grundys.c, octal_solve.c and grundys_index.c. With a mask m != 0, a value v is
  * rare when popcount(v & m) is even and common otherwise; rare values form
  * a subgroup of index 2 under XOR (rare ^ rare and common ^ common are rare,
  * rare ^ common is common), whatever the mask. */

@@ -1,6 +1,6 @@
 /* Private to the engine: pieces of the split scan shared by the
  * rare/common solvers of Grundy's game (grundys.c) and octal games
- * (octal.c). A scan visits blocks of SCAN_BLOCK consecutive splits
+ * (octal_values.c). A scan visits blocks of SCAN_BLOCK consecutive splits
  * (a, m - a) whose starts lie SCAN_SPAN apart, marking their values in a
  * stamped byte table; once at most FEW_WANTED values are still wanted it
  * only compares a block's values with them (SSE2 when available). */

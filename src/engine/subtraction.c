@@ -6,15 +6,14 @@
  * equals an earlier one, W_k = W_j, gives the least preperiod j and the
  * least period k - j of the value sequence: before the first repeat the
  * orbit has no cycle, and a mismatch g(j-1) != g(j-1+p) is what keeps
- * W_{j-1} out of it. Windows are found by a polynomial hash (mod 2^64) in an
- * open-addressing table; every hash match is confirmed by memcmp. */
+ * W_{j-1} out of it. Windows are found in the engine's window table
+ * (window_table.h); a match is confirmed by comparing the windows. */
 #include "grundy/subtraction.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define HASH_BASE 0x9E3779B97F4A7C15u /* odd, so multiplication is a bijection */
-#define EMPTY_SLOT UINT32_MAX
+#include "window_table.h"
 
 /* The move set, sorted and without repeats. */
 typedef struct move_set {
@@ -22,19 +21,6 @@ typedef struct move_set {
     size_t count;
     uint64_t max;
 } move_set;
-
-/* Window starts keyed by a 32-bit digest of the window hash; slot ==
- * EMPTY_SLOT when unused. Eight bytes a slot: the table is most of a long
- * search's memory (475 to 885 MB measured for searches that spend a 500M
- * budget, by the steps each value costs), and a window past 2^32 - 2 ends
- * the search as the budget would. Equal digests are confirmed by comparing
- * the windows themselves. */
-typedef struct window_table {
-    uint32_t *hash;
-    uint32_t *start;
-    size_t cap; /* a power of two */
-    size_t used;
-} window_table;
 
 /* Growing value buffer. */
 typedef struct value_buf {
@@ -86,99 +72,6 @@ static gr_status move_set_make(const uint64_t *moves, size_t nmoves, move_set *m
     return GR_OK;
 }
 
-/* The digest kept in the table: the polynomial hash is weak in its low
- * bits, so it is mixed first. */
-static uint32_t digest_of(uint64_t hash)
-{
-    uint64_t h = hash ^ (hash >> 29);
-    h *= 0xBF58476D1CE4E5B9u;
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static size_t slot_of(uint32_t digest, size_t cap)
-{
-    return (size_t)digest & (cap - 1);
-}
-
-static gr_status table_init(window_table *t, size_t cap)
-{
-    t->cap = cap;
-    t->used = 0;
-    t->hash = malloc(cap * sizeof *t->hash);
-    t->start = malloc(cap * sizeof *t->start);
-    if (t->hash == NULL || t->start == NULL) {
-        free(t->hash);
-        free(t->start);
-        return GR_ENOMEM;
-    }
-    for (size_t i = 0; i < cap; i++)
-        t->start[i] = EMPTY_SLOT;
-    return GR_OK;
-}
-
-static void table_free(window_table *t)
-{
-    free(t->hash);
-    free(t->start);
-    memset(t, 0, sizeof *t);
-}
-
-/* Inserts without checking for an equal window (used by rehashing). */
-static void table_put(window_table *t, uint32_t hash, uint32_t start)
-{
-    size_t i = slot_of(hash, t->cap);
-    while (t->start[i] != EMPTY_SLOT)
-        i = (i + 1) & (t->cap - 1);
-    t->hash[i] = hash;
-    t->start[i] = start;
-    t->used++;
-}
-
-/* Doubles the table when it is half full, keeping probes short. */
-static gr_status table_reserve(window_table *t)
-{
-    if (2 * (t->used + 1) <= t->cap)
-        return GR_OK;
-    window_table bigger;
-    if (table_init(&bigger, 2 * t->cap) != GR_OK)
-        return GR_ENOMEM;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->start[i] != EMPTY_SLOT)
-            table_put(&bigger, t->hash[i], t->start[i]);
-    table_free(t);
-    *t = bigger;
-    return GR_OK;
-}
-
-/* Looks up window g[start .. start + m) with hash `hash`; on a confirmed match
- * writes the earlier start to *earlier and returns true. Otherwise inserts it.
- * Charges m steps for every memcmp. */
-static gr_status table_find_or_add(window_table *t, const uint16_t *g, uint64_t m,
-                                   uint64_t full_hash, uint64_t start, gr_budget *b,
-                                   bool *found, uint64_t *earlier)
-{
-    *found = false;
-    if (start >= EMPTY_SLOT)
-        return GR_ELIMIT;
-    uint32_t hash = digest_of(full_hash);
-    size_t i = slot_of(hash, t->cap);
-    for (; t->start[i] != EMPTY_SLOT; i = (i + 1) & (t->cap - 1)) {
-        if (t->hash[i] != hash)
-            continue;
-        if (!gr_budget_spend(b, m))
-            return GR_ELIMIT;
-        if (memcmp(g + t->start[i], g + start, m * sizeof *g) == 0) {
-            *found = true;
-            *earlier = t->start[i];
-            return GR_OK;
-        }
-    }
-    if (table_reserve(t) != GR_OK)
-        return GR_ENOMEM;
-    table_put(t, hash, (uint32_t)start);
-    return GR_OK;
-}
-
 static gr_status buf_push(value_buf *vb, uint16_t v)
 {
     if (vb->count == vb->cap) {
@@ -216,24 +109,13 @@ static gr_status next_value(const move_set *ms, const value_buf *vb, uint64_t *s
     return GR_OK;
 }
 
-/* base^e mod 2^64. */
-static uint64_t power_u64(uint64_t base, uint64_t e)
-{
-    uint64_t r = 1;
-    for (; e; e >>= 1, base *= base)
-        if (e & 1)
-            r *= base;
-    return r;
-}
-
 /* State of one solve, kept together so the steps stay small functions. */
 typedef struct solver {
     move_set ms;
     value_buf vb;
     window_table table;
+    window_hash hash; /* of the newest m values */
     uint64_t *seen;
-    uint64_t hash;      /* hash of the newest complete window */
-    uint64_t top_power; /* HASH_BASE^(m-1): weight of a window's first value */
 } solver;
 
 static void solver_free(solver *sv)
@@ -241,7 +123,15 @@ static void solver_free(solver *sv)
     free(sv->ms.s);
     free(sv->vb.v);
     free(sv->seen);
-    table_free(&sv->table);
+    window_table_free(&sv->table);
+}
+
+/* Two windows are the same when their values are. */
+static bool same_values(const void *ctx, uint64_t earlier, uint64_t later)
+{
+    const solver *sv = ctx;
+    const uint16_t *g = sv->vb.v;
+    return memcmp(g + earlier, g + later, sv->ms.max * sizeof *g) == 0;
 }
 
 /* Computes one more value and, once a window is complete, looks it up.
@@ -259,12 +149,12 @@ static gr_status solver_step(solver *sv, gr_budget *b, bool *found, uint64_t *ea
     if (st != GR_OK)
         return st;
     uint64_t n = sv->vb.count - 1;
-    if (n >= m) /* drop g(n - m), which leaves the window */
-        sv->hash -= sv->vb.v[n - m] * sv->top_power;
-    sv->hash = sv->hash * HASH_BASE + v;
+    if (n >= m)
+        window_hash_drop(&sv->hash, sv->vb.v[n - m]);
+    window_hash_push(&sv->hash, v);
     if (n + 1 < m)
         return GR_OK;
-    return table_find_or_add(&sv->table, sv->vb.v, m, sv->hash, n + 1 - m, b, found, earlier);
+    return window_table_find_or_add(&sv->table, sv->hash.value, n + 1 - m, b, found, earlier);
 }
 
 static uint16_t max_of(const uint16_t *v, uint64_t count)
@@ -299,9 +189,9 @@ gr_status gr_subtraction_solve(const uint64_t *moves, size_t nmoves, uint64_t ne
     gr_status st = move_set_make(moves, nmoves, &sv.ms);
     if (st == GR_OK) {
         sv.seen = calloc(sv.ms.count + 1, sizeof *sv.seen);
-        st = sv.seen ? table_init(&sv.table, 1024) : GR_ENOMEM;
+        st = sv.seen ? window_table_init(&sv.table, sv.ms.max, same_values, &sv) : GR_ENOMEM;
+        window_hash_init(&sv.hash, sv.ms.max);
     }
-    sv.top_power = power_u64(HASH_BASE, sv.ms.max ? sv.ms.max - 1 : 0);
     bool found = false;
     uint64_t earlier = 0;
     while (st == GR_OK && !found)
