@@ -160,10 +160,35 @@ static int check_integer(gr_query *q, const cJSON *node, const char *field, cons
 
 /* ---- arrays --------------------------------------------------------------- */
 
+/* "one of "a", "b", "c"" for a field's choices. */
+static void choices_text(const char *const *choices, char *out, size_t size)
+{
+    size_t used = (size_t)snprintf(out, size, "one of ");
+    for (size_t i = 0; choices[i] && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s\"%s\"", i ? ", " : "", choices[i]);
+}
+
+/* What a field of f's type must hold, in words: its type's description,
+ * with a string's or a rule's choices spelt out. */
 static int fail_type(gr_query *q, const char *field, const gr_field *f)
 {
-    return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be %s", field,
-                   gr_field_types[f->type].doc);
+    char choices[160] = "";
+    if (f->choices)
+        choices_text(f->choices, choices, sizeof choices);
+    switch (f->type) {
+    case GR_FIELD_STRING:
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be a string%s%s", field,
+                       *choices ? ": " : "", choices);
+    case GR_FIELD_BOARD:
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be a string of 'X', 'O' and "
+                       "'.' cells, row by row", field);
+    case GR_FIELD_MOVES:
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be an array of positive "
+                       "integers, or an object {\"rule\": R} with R %s", field, choices);
+    default:
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be %s", field,
+                       gr_field_types[f->type].doc);
+    }
 }
 
 /* unit: "entry" or "character", made plural as count needs. */
@@ -315,14 +340,17 @@ static int check_rule_object(gr_query *q, const gr_field *f, const cJSON *obj)
         if (strcmp(m->string, "rule") == 0)
             continue;
         snprintf(path, sizeof path, "%s.%s", f->name, m->string);
-        return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_FIELD, path, "member of \"moves\"", m->string,
+        return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_FIELD, path, "\"moves\" member", m->string,
                                     members, 1);
     }
     snprintf(path, sizeof path, "%s.rule", f->name);
     const cJSON *rule = cJSON_GetObjectItemCaseSensitive(obj, "rule");
-    if (!cJSON_IsString(rule))
-        return gr_fail(q->err, GR_E_INVALID_FIELD, path, "\"%s\" must be %s", f->name,
-                       gr_field_types[f->type].doc);
+    if (!cJSON_IsString(rule)) {
+        char choices[160];
+        choices_text(f->choices, choices, sizeof choices);
+        return gr_fail(q->err, GR_E_INVALID_FIELD, path,
+                       "\"%s\" must be a string: %s", path, choices);
+    }
     return check_choice(q, path, "rule", rule->valuestring, f->choices);
 }
 
