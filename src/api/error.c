@@ -1,9 +1,5 @@
 #include "api/error.h"
 
-#include "api/json.h"
-#include "api/mem.h"
-
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,28 +59,6 @@ int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *
         break;
     }
     return gr_fail(e, GR_E_INVALID_FIELD, field, "%s is not a valid position", what);
-}
-
-char *gr_error_json(const gr_api_error *e, size_t *len)
-{
-    gr_buf b = { 0 };
-    gr_buf_str(&b, "{\"error\":{\"code\":");
-    gr_buf_json_string(&b, e->code ? e->code : "internal");
-    gr_buf_str(&b, ",\"message\":");
-    gr_buf_json_string(&b, e->message);
-    gr_buf_str(&b, ",\"field\":");
-    if (e->field[0])
-        gr_buf_json_string(&b, e->field);
-    else
-        gr_buf_put(&b, "null", 4);
-    gr_buf_put(&b, "}}", 2);
-    if (b.oom) {
-        gr_mem_free(b.data);
-        *len = 0;
-        return NULL;
-    }
-    *len = b.len;
-    return b.data;
 }
 
 void gr_printable(const char *text, char *out, unsigned n)

@@ -65,10 +65,6 @@ int gr_fail(gr_api_error *e, gr_error_code code, const char *field,
  * names the computation for the message ("the period of subtraction set"). */
 int gr_fail_engine(gr_api_error *e, gr_status s, const char *field, const char *what);
 
-/* The error body as a JSON string from gr_mem_alloc (its length in *len),
- * or NULL on allocation failure. */
-char *gr_error_json(const gr_api_error *e, size_t *len);
-
 /* Copies printable ASCII of `text` into `out` (size n), eliding the rest, so
  * client text can be quoted in messages safely. */
 void gr_printable(const char *text, char *out, unsigned n);

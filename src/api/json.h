@@ -100,6 +100,14 @@ static inline void gr_buf_u64(gr_buf *b, uint64_t v)
 }
 
 void gr_buf_json_string(gr_buf *b, const char *s); /* s quoted and escaped as JSON */
+/* An error's body as a JSON string from gr_mem_alloc (its length in *len),
+ * or NULL on allocation failure. */
+char *gr_error_json(const gr_api_error *e, size_t *len);
+
+/* Appends `item`, a node of the parsed document `doc`, as compact JSON with
+ * every number written exactly as the body wrote it (cJSON's own number
+ * holds 0 there: see above). */
+void gr_json_print_exact(gr_buf *b, const gr_json_doc *doc, const cJSON *item);
 /* Appends `item` as compact JSON, as cJSON_PrintUnformatted would print it. */
 void gr_buf_json(gr_buf *b, const cJSON *item);
 
