@@ -83,6 +83,13 @@ end_processes() {
         done
     done
 }
+# busy: the names of the processes running in the root, most frequent first.
+busy() {
+    local p
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && cat "$p/comm" 2>/dev/null
+    done | sort | uniq -c | sort -rn | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $2 } NR == 6 { exit }'
+}
 # release: no process, no mount left in the root; removes it unless kept.
 # Never removes a root that still has something mounted in it.
 release() {
@@ -205,7 +212,7 @@ while [ $((SECONDS - t0)) -lt "$run_timeout" ]; do
     answer=""
     kill -0 "$run_pid" 2>/dev/null || break
     if [ $SECONDS -ge $next_note ]; then
-        say "  waiting for the first answer, $((SECONDS - t0)) s: $(tail -n 1 "$logs/run.log" | cut -c1-120)"
+        say "  no answer yet after $((SECONDS - t0)) s; running in the root: $(busy)"
         next_note=$((SECONDS + 30))
     fi
     sleep 2
@@ -240,7 +247,7 @@ timeout -k 30 "$test_timeout" "${in_root[@]}" /bin/bash -c 'cd /root/grundyd && 
     >"$logs/test.log" 2>&1 </dev/null &
 test_pid=$!
 tail -n +1 -f --pid="$test_pid" "$logs/test.log" |
-    grep --line-buffered -E '^(test\.sh|install-deps|node-env|browser-test|container-test|lint-openapi|manifests-test): |^[a-z+]+: [0-9]+ passed|^total: |^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT) ' |
+    grep --line-buffered -E '^(test\.sh|install-deps|node-env|browser-test|container-test|lint-openapi|manifests-test): |^[a-z+]+: +[0-9]+ passed|^total: |^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT) ' |
     sed -u 's/^/  | /' || true
 test_status=0
 wait "$test_pid" || test_status=$?
