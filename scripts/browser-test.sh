@@ -4,7 +4,8 @@
 # (tests/browser/playground.test.mjs), and writes the TAP to OUT.tap and
 # stdout. Screenshots go to BUILD_DIR/browser-artifacts/ (their paths are
 # printed). Installs Chromium with apt-get when it is missing (root or sudo)
-# and the pinned npm modules with scripts/npm-deps.sh. The daemon is always
+# and the pinned npm modules with scripts/npm-deps.sh, and runs them under
+# Node.js 20.19 or newer (scripts/node-env.sh). The daemon is always
 # stopped. Every wait is bounded; the run takes well under a minute.
 #
 #     scripts/browser-test.sh OUT.tap [BUILD_DIR]     (BUILD_DIR: build-test)
@@ -35,6 +36,7 @@ if [ ! -x "$chromium" ]; then
           chromium fonts-dejavu-core >/dev/null; } || fail "cannot install chromium with apt-get"
     [ -x "$chromium" ] || fail "no $chromium after installing chromium"
 fi
+. scripts/node-env.sh || fail "no Node.js 20.19 or newer (scripts/node-env.sh)"
 scripts/npm-deps.sh || fail "scripts/npm-deps.sh failed"
 [ -d node_modules/playwright-core ] || fail "node_modules/playwright-core is missing"
 [ -x "$bindir/grundyd" ] || fail "no $bindir/grundyd: build it first"

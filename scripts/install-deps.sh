@@ -22,7 +22,9 @@ install() {
 
 # Node.js runs the OpenAPI linter and validator (tests only). Some archives'
 # nodejs packages bundle npm and conflict with Debian's npm package, so npm is
-# asked for only when nodejs did not bring it.
+# asked for only when nodejs did not bring it. Debian 12's node is 18, older
+# than the npm tools need: scripts/node-env.sh then fetches a pinned newer one
+# with this npm.
 if [ "${GRUNDY_NO_NODE:-0}" != 1 ] && ! command -v npm >/dev/null 2>&1; then
     command -v node >/dev/null 2>&1 || install nodejs
     command -v npm >/dev/null 2>&1 || install npm

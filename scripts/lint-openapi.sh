@@ -2,9 +2,11 @@
 # Lints openapi.yaml with Redocly CLI (rules in redocly.yaml). Fails on any
 # error and on any warning. Installs the pinned npm tools first when
 # node_modules is missing or older than package-lock.json; needs only the npm
-# registry, and nothing at all once node_modules is current.
+# registry, and nothing at all once node_modules is current. Runs under
+# Node.js 20.19 or newer (scripts/node-env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/node-env.sh
 
 export REDOCLY_TELEMETRY=off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE=true

@@ -18,12 +18,18 @@
 # manifests and the systemd unit are validated (scripts/manifests-test.sh;
 # TAP in build-test/manifests.tap).
 #
+# The npm tools need Node.js 20.19 or newer: scripts/node-env.sh, sourced
+# before anything is configured, puts a pinned one first on PATH when the
+# system's is older (Debian 12's is 18), so that meson's find_program('node'),
+# the integration tests and every script started from here run under it.
+#
 # Environment: GRUNDY_SANITIZERS=0 skips the two sanitizer runs;
 # GRUNDY_BROWSER=0 skips the browser tests; GRUNDY_CONTAINER=0 skips the
 # container image (the manifests are still validated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+. scripts/node-env.sh
 scripts/npm-deps.sh
 
 status=0
@@ -31,15 +37,32 @@ logs=()
 times=()
 t_start=$SECONDS
 
+# configured_node DIR: the node that DIR's tests run (meson records the path
+# find_program found at configure time), or nothing when it found none.
+configured_node() {
+    meson introspect --tests "$1" 2>/dev/null | python3 -c '
+import json, sys
+try:
+    tests = json.load(sys.stdin)
+except ValueError:
+    tests = []
+print(next((t["cmd"][0] for t in tests if t["name"] == "openapi-examples"), ""))'
+}
+
 # configure DIR -Dopt=value...: sets up DIR, or applies the options to an
-# existing one so that a changed line here takes effect.
+# existing one so that a changed line here takes effect. An existing DIR
+# configured with another node than the one on PATH now (or with none) is
+# configured again, which finds this one.
 configure() {
     local dir=$1
     shift
-    if [ -f "$dir/build.ninja" ]; then
-        meson configure "$dir" "$@" >/dev/null
-    else
+    if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" "$@" >/dev/null
+    elif [ "$(configured_node "$dir")" != "$(command -v node || true)" ]; then
+        echo "test.sh: $dir: configuring again for $(command -v node || echo 'no node')"
+        meson setup --reconfigure "$dir" "$@" >/dev/null
+    else
+        meson configure "$dir" "$@" >/dev/null
     fi
 }
 
