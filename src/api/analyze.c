@@ -102,7 +102,7 @@ static int read_game(gr_query *q, const gr_game **out)
     return gr_fail_unknown_name(q->err, GR_E_UNKNOWN_GAME, "game", "game", g->valuestring, list, n);
 }
 
-static void free_answer(gr_answer *a)
+void gr_answer_free(gr_answer *a)
 {
     cJSON_Delete(a->components);
     cJSON_Delete(a->move);
@@ -113,18 +113,23 @@ static void free_answer(gr_answer *a)
     memset(a, 0, sizeof *a);
 }
 
-/* ,"key": then the text form when written, else the tree, else null. */
-static void put_member(gr_buf *b, const char *key, const gr_buf *text, const cJSON *item)
+void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item)
 {
-    gr_buf_put(b, ",\"", 2);
-    gr_buf_str(b, key);
-    gr_buf_put(b, "\":", 2);
     if (text->len)
         gr_buf_put(b, text->data, text->len);
     else if (item)
         gr_buf_json(b, item);
     else
         gr_buf_put(b, "null", 4);
+}
+
+/* ,"key": then the member as gr_answer_member_json writes it. */
+static void put_member(gr_buf *b, const char *key, const gr_buf *text, const cJSON *item)
+{
+    gr_buf_put(b, ",\"", 2);
+    gr_buf_str(b, key);
+    gr_buf_put(b, "\":", 2);
+    gr_answer_member_json(b, text, item);
 }
 
 /* Writes the answer in the contract's key order. */
@@ -176,13 +181,20 @@ void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
     out->body = gr_error_json(e, &out->len);
 }
 
-static int answer_query(gr_query *q, const gr_game **game)
+int gr_query_prepare(gr_query *q, const gr_game **game, const char *const *extra)
 {
     if (!cJSON_IsObject(q->obj))
         return gr_fail(q->err, GR_E_INVALID_QUERY, "",
                        "the body must be a JSON object such as {\"game\":\"nim\",\"piles\":[3,4,5]}");
-    if (reject_duplicates(q) || read_game(q, game) || gr_validate(q, *game, NULL) ||
+    if (reject_duplicates(q) || read_game(q, game) || gr_validate(q, *game, extra) ||
         read_convention(q, *game) || read_compound(q, *game))
+        return -1;
+    return 0;
+}
+
+int gr_query_answer(gr_query *q, const gr_game **game)
+{
+    if (gr_query_prepare(q, game, NULL))
         return -1;
     if ((*game)->analyze(q))
         return -1;
@@ -202,13 +214,13 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *budget,
                    .err = err };
     const gr_game *game = NULL;
-    int rc = answer_query(&q, &game);
+    int rc = gr_query_answer(&q, &game);
     *budget = q.budget;
     if (rc == 0) {
         out->status = 200;
         out->body = render(&q, game, &out->len);
     }
-    free_answer(&q.ans);
+    gr_answer_free(&q.ans);
     if (rc == 0 && !out->body)
         gr_fail(err, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
     if (rc != 0 || !out->body)

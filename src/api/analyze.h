@@ -43,6 +43,23 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
  * and returns true when it is in the fast path's form; false otherwise. */
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out);
 
+/* Reads q->obj as far as every hook needs: its game, every member checked
+ * against the game's contract (api/validate.h; `extra` names the members an
+ * endpoint adds, NULL-terminated, or NULL), its convention and compound.
+ * 0, or -1 with q->err filled. */
+int gr_query_prepare(gr_query *q, const struct gr_game **game, const char *const *extra);
+
+/* gr_query_prepare, then the game's analyze hook: q->ans holds the answer
+ * (move and next cleared when the player to move loses). 0, or -1. */
+int gr_query_answer(gr_query *q, const struct gr_game **game);
+
+/* Frees what q->ans holds and clears it. */
+void gr_answer_free(gr_answer *a);
+
+/* Writes an answer member (move, next, components): its text form when the
+ * game wrote one, else its tree, else null. */
+void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item);
+
 /* Renders an error reply (used by the server for 404, 405, 413, ...). */
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out);
 

@@ -90,6 +90,20 @@ typedef struct gr_constraint {
     gr_range bound;
 } gr_constraint;
 
+__extension__ typedef unsigned __int128 gr_u128;
+
+/* Where a game's moves hook hands over the legal moves of a position
+ * (POST /v1/moves, api/moves.c). */
+typedef struct gr_move_sink {
+    gr_u128 from;   /* in: the canonical index of the first move to hand over */
+    gr_u128 total;  /* out: the exact number of legal moves, set before the first put */
+    /* Takes the move and next the game rendered into q->ans, exactly as its
+     * analyze hook renders a winning move, and clears them. false: no more
+     * moves are wanted (or memory ran out: q->err then says so). */
+    bool (*put)(struct gr_move_sink *s, gr_query *q);
+    void *ctx;
+} gr_move_sink;
+
 typedef enum gr_game_kind {
     GR_KIND_IMPARTIAL = 1, /* "impartial": Sprague-Grundy values, "grundy" answered */
     GR_KIND_SCORE,         /* "score": "value" for the player to move, "grundy" null */
@@ -101,6 +115,13 @@ typedef struct gr_game {
     bool misere;                  /* answers convention "misere" (some for one component only) */
     unsigned compounds;           /* GR_COMPOUND_BIT set of the compounds it answers */
     int (*analyze)(gr_query *q);  /* 0, or -1 with q->err filled */
+    /* Lists the legal moves of q's validated position (its convention and
+     * compound read) in the game's canonical order, from sink->from: sets
+     * sink->total, then renders each move into q->ans.move and q->ans.next
+     * and calls sink->put, until put returns false or the moves run out.
+     * Moves before sink->from are skipped without being built. 0, or -1
+     * with q->err filled. */
+    int (*moves)(gr_query *q, gr_move_sink *sink);
     /* The catalogue's description; every entry sets all of these but the notes. */
     gr_game_kind kind;
     bool misere_any;              /* misere for any position, not one heap or token only */

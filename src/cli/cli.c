@@ -10,6 +10,7 @@
 #include "api/analyze.h"
 #include "api/batch.h"
 #include "api/catalog.h"
+#include "api/moves.h"
 #include "api/seq_cache.h"
 #include "cli/healthcheck.h"
 #include "tables/build.h"
@@ -25,6 +26,7 @@ static void usage(FILE *to)
             "  grundy query [--tables FILE] 'JSON'  answer one query, as POST /v1/analyze would\n"
             "  grundy query [--tables FILE] -       answer one JSON query per line of stdin (NDJSON);\n"
             "                                        blank lines are skipped\n"
+            "  grundy moves [--tables FILE] 'JSON'  list the legal moves of a position, as POST /v1/moves would\n"
             "  grundy batch [--tables FILE] [--json] FILE|-\n"
             "                                        answer the queries of FILE (- for stdin):\n"
             "                                        one JSON query per line (NDJSON), one answer\n"
@@ -222,6 +224,31 @@ static int cmd_query(int argc, char **argv)
     return rc;
 }
 
+/* `moves [--tables FILE] 'JSON'`: the legal moves, as POST /v1/moves. */
+static int cmd_moves(int argc, char **argv)
+{
+    const char *tables_path = NULL;
+    int i = 2;
+    if (argc >= 4 && strcmp(argv[2], "--tables") == 0) {
+        tables_path = argv[3];
+        i = 4;
+    }
+    if (argc != i + 1) {
+        usage(stderr);
+        return 2;
+    }
+    gr_service svc;
+    gr_tables *t;
+    if (open_service(tables_path, &svc, &t))
+        return 1;
+    gr_reply r;
+    gr_api_moves(&svc, argv[i], strlen(argv[i]), NULL, &r);
+    int rc = print_reply(stdout, &r);
+    gr_mem_free(r.body);
+    close_service(&svc, t);
+    return rc;
+}
+
 /* All of `in` as one malloc'd buffer; NULL after saying why. */
 static char *read_all(FILE *in, size_t *len)
 {
@@ -395,6 +422,8 @@ int gr_cli_main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "query") == 0)
         return cmd_query(argc, argv);
+    if (argc >= 3 && strcmp(argv[1], "moves") == 0)
+        return cmd_moves(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "batch") == 0)
         return cmd_batch(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "tables") == 0 && strcmp(argv[2], "build") == 0)

@@ -30,6 +30,7 @@
 #include "api/batch.h"
 #include "api/catalog.h"
 #include "api/games.h"
+#include "api/moves.h"
 #include "api/mem.h"
 #include "api/seq_cache.h"
 #include "server/http_stream.h"
@@ -99,6 +100,7 @@ typedef struct request {
     route_id route;
     const route *entry;  /* the matched route, or NULL */
     const gr_asset *asset; /* the playground file asked for, on its route */
+    char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
     early_reply early;
     char *body;
     size_t len, cap;
@@ -454,6 +456,23 @@ static void request_reset(request *rq)
     rq->out_cap = out_cap;
 }
 
+/* Copies a paging argument; one too long for its buffer is no value the
+ * service accepts, and is kept as "-" so that it is refused as such. */
+static void copy_arg(char *out, size_t size, const char *value)
+{
+    if (value && strlen(value) >= size)
+        value = "-";
+    snprintf(out, size, "%s", value ? value : "");
+}
+
+static void copy_page_args(request *rq)
+{
+    copy_arg(rq->page_limit, sizeof rq->page_limit,
+             MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "limit"));
+    copy_arg(rq->page_cursor, sizeof rq->page_cursor,
+             MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "cursor"));
+}
+
 static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
@@ -473,12 +492,15 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
                           "the request has more than one Content-Length header; send one");
     if (rq->early != EARLY_NONE)
         return MHD_YES;
+    if (rq->route == ROUTE_MOVES)
+        copy_page_args(rq);
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
         rq->stream = gr_stream_new(conn);
         if (!rq->stream)
             return send_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
-    if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH) && declared_too_large(conn, body_limit(rq)))
+    if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH || rq->route == ROUTE_MOVES) &&
+        declared_too_large(conn, body_limit(rq)))
         return too_large(rq);
     return MHD_YES;
 }
@@ -499,6 +521,20 @@ static void batch_job(void *arg)
 {
     request *rq = arg;
     gr_api_batch(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply, NULL);
+    struct MHD_Connection *conn = rq->conn;
+    atomic_store(&rq->state, RQ_DONE);
+    MHD_resume_connection(conn);
+}
+
+/* Every move of a position evaluates a position: always the compute pool's
+ * work. The URL's ?limit= and ?cursor= are read on the HTTP thread, while
+ * the connection is ours. */
+static void moves_job(void *arg)
+{
+    request *rq = arg;
+    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
+    gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
+    rq->game = rq->reply.game;
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
@@ -619,6 +655,8 @@ static enum MHD_Result answer(request *rq)
         return too_large(rq);
     if (rq->route == ROUTE_BATCH)
         return rq->stream ? answer_stream(rq) : offload(rq, batch_job);
+    if (rq->route == ROUTE_MOVES)
+        return offload(rq, moves_job);
     return answer_analyze(rq);
 }
 

@@ -9,6 +9,7 @@
 #define GR_ROUTES(X)                          \
     X(ANALYZE, "/v1/analyze", POST)            \
     X(BATCH, "/v1/batch", POST)                \
+    X(MOVES, "/v1/moves", POST)                \
     X(GAMES, "/v1/games", GET)                 \
     X(TABLES, "/v1/tables", GET)               \
     X(HEALTHZ, "/healthz", GET)                \

@@ -92,6 +92,33 @@ static int analyze_nim(gr_query *q)
     return rc;
 }
 
+/* Heap n's options: take 1, 2, ..., n. */
+static gr_u128 nim_count(const void *ctx, size_t pile, uint64_t n)
+{
+    (void)ctx;
+    (void)pile;
+    return n;
+}
+
+static void nim_at(const void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    *mv = gr_heap_take(n, (uint64_t)k + 1);
+}
+
+static int moves_nim(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles;
+    size_t n;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    gr_heap_options o = { .count = nim_count, .at = nim_at };
+    int rc = gr_heap_moves(q, piles, n, NULL, &o, sink);
+    gr_mem_free(piles);
+    return rc;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field nim_fields[] = {
@@ -99,7 +126,7 @@ static const gr_field nim_fields[] = {
 };
 
 const gr_game gr_game_nim = { .name = "nim", .summary = "Take any positive number of tokens from one pile.",
-    .misere = true, .misere_any = true, .compounds = SUMS, .analyze = analyze_nim,
+    .misere = true, .misere_any = true, .compounds = SUMS, .analyze = analyze_nim, .moves = moves_nim,
     .kind = GR_KIND_IMPARTIAL, FIELDS(nim_fields),
     .example = "{\"game\":\"nim\",\"piles\":[3,4,5]}"
 };

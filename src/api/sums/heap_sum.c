@@ -451,3 +451,29 @@ gr_status gr_heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *w
 {
     return gr_heap_misere(ctx, n, b, win, mv);
 }
+
+int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                  const gr_heap_options *o, gr_move_sink *sink)
+{
+    sink->total = 0;
+    for (size_t i = 0; i < n; i++)
+        sink->total += o->count(o->ctx, i, piles[i]);
+    gr_u128 skip = sink->from;
+    for (size_t i = 0; i < n; i++) {
+        gr_u128 count = o->count(o->ctx, i, piles[i]);
+        if (skip >= count) {
+            skip -= count;
+            continue;
+        }
+        for (gr_u128 k = skip; k < count; k++) {
+            gr_heap_move mv;
+            o->at(o->ctx, i, piles[i], k, &mv);
+            if (answer_move(q, piles, n, i, &mv, r))
+                return -1;
+            if (!sink->put(sink, q))
+                return q->err->code ? -1 : 0;
+        }
+        skip = 0;
+    }
+    return 0;
+}

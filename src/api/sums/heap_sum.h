@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/games.h"
 #include "api/query.h"
 #include "grundy/heap.h"
 #include "grundy/seq.h"
@@ -43,6 +44,21 @@ int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rule
  * position for move mv on pile i: the one shape every heap game answers
  * with. */
 int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
+
+/* The options of one heap, for listing moves (POST /v1/moves): how many
+ * heap n of pile `pile` has, and the one at index k < that count in the
+ * game's canonical order. */
+typedef struct gr_heap_options {
+    const void *ctx;
+    gr_u128 (*count)(const void *ctx, size_t pile, uint64_t n);
+    void (*at)(const void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
+} gr_heap_options;
+
+/* The games' moves hook for a sum of heaps (disjunctive compound): every
+ * option of every pile, pile by pile, each rendered as gr_heap_sum renders
+ * a winning move (`r` may be NULL for games whose piles are plain sizes). */
+int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                  const gr_heap_options *o, gr_move_sink *sink);
 
 /* Misere play of a single heap, solved directly by the game's own search:
  * *win for the player to move (who wins when no move is left) and, when it

@@ -1,0 +1,417 @@
+#include "api/moves.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/games.h"
+
+/* Positions listed whole, every outcome evaluated, are bounded in moves and
+ * in the bytes their moves and next positions take. */
+#define WHOLE_MAX_BYTES ((size_t)16 << 20)
+
+/* One listed move: its rendered move and next, and the outcome of next. */
+typedef struct listed {
+    gr_buf move, next;
+    bool known;
+    const char *winner;
+    bool grundy_known;
+    uint64_t grundy;
+    bool has_value;
+    gr_json_i128 value;
+} listed;
+
+typedef struct collector {
+    listed *items;
+    size_t n, max;
+    size_t bytes, max_bytes;
+    bool stopped; /* a move was refused: there are more than were kept */
+} collector;
+
+typedef struct paging {
+    uint64_t limit;
+    gr_u128 cursor;
+} paging;
+
+/* ---- collecting what the game's hook lists --------------------------------- */
+
+static void clear_move(gr_answer *a)
+{
+    cJSON_Delete(a->move);
+    cJSON_Delete(a->next);
+    a->move = a->next = NULL;
+    a->move_json.len = a->next_json.len = 0;
+}
+
+static bool collect(gr_move_sink *s, gr_query *q)
+{
+    collector *c = s->ctx;
+    if (c->n == c->max || c->bytes > c->max_bytes) {
+        c->stopped = true;
+        clear_move(&q->ans);
+        return false;
+    }
+    listed *m = &c->items[c->n];
+    memset(m, 0, sizeof *m);
+    gr_answer_member_json(&m->move, &q->ans.move_json, q->ans.move);
+    gr_answer_member_json(&m->next, &q->ans.next_json, q->ans.next);
+    clear_move(&q->ans);
+    c->n++;
+    c->bytes += m->move.len + m->next.len;
+    if (m->move.oom || m->next.oom) {
+        gr_oom(q);
+        return false;
+    }
+    return true;
+}
+
+static void free_listed(collector *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        gr_mem_free(c->items[i].move.data);
+        gr_mem_free(c->items[i].next.data);
+    }
+    free(c->items);
+}
+
+/* Runs the game's hook from canonical index `from`, keeping at most `max`
+ * moves. 0, or -1 with q->err filled. */
+static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max, size_t max_bytes,
+                      collector *c, gr_u128 *total)
+{
+    memset(c, 0, sizeof *c);
+    c->max = max;
+    c->max_bytes = max_bytes;
+    c->items = calloc(max ? max : 1, sizeof *c->items);
+    if (!c->items)
+        return gr_oom(q);
+    gr_move_sink sink = { .from = from, .total = 0, .put = collect, .ctx = c };
+    int rc = game->moves(q, &sink);
+    *total = sink.total;
+    if (rc == 0 && q->err->code)
+        rc = -1; /* put ran out of memory */
+    return rc;
+}
+
+/* ---- outcomes ----------------------------------------------------------------- */
+
+static bool named_in(const cJSON *obj, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, name) != NULL;
+}
+
+/* The request with next applied: the members of obj that next does not set
+ * (paging members left out), then next's. */
+static void merged_request(const gr_json_doc *doc, const cJSON *obj, const cJSON *next_names,
+                           const char *const *paging_members, const gr_buf *next, gr_buf *out)
+{
+    gr_buf_put(out, "{", 1);
+    for (const cJSON *m = obj->child; m; m = m->next) {
+        bool skip = named_in(next_names, m->string);
+        for (size_t i = 0; paging_members[i] && !skip; i++)
+            skip = strcmp(m->string, paging_members[i]) == 0;
+        if (skip)
+            continue;
+        gr_buf_json_string(out, m->string);
+        gr_buf_put(out, ":", 1);
+        gr_json_print_exact(out, doc, m);
+        gr_buf_put(out, ",", 1);
+    }
+    gr_buf_put(out, next->data + 1, next->len - 1); /* next's members and its closing brace */
+}
+
+/* Answers the position after move m within *b; leaves m unknown when the
+ * budget, the service's bounds or memory do not allow it. */
+static void evaluate(const gr_service *svc, const gr_json_doc *doc, const cJSON *obj,
+                     const char *const *paging_members, listed *m, gr_budget *b)
+{
+    cJSON *names = cJSON_ParseWithLength(m->next.data, m->next.len);
+    if (!cJSON_IsObject(names)) {
+        cJSON_Delete(names);
+        return;
+    }
+    gr_buf text = { 0 };
+    merged_request(doc, obj, names, paging_members, &m->next, &text);
+    cJSON_Delete(names);
+    gr_json_doc after;
+    gr_api_error err = { 0 };
+    if (!text.oom && gr_json_parse(text.data, text.len, &after, &err) == 0) {
+        gr_query q = { .doc = &after, .obj = after.root, .limits = &svc->limits, .tables = svc->tables,
+                       .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *b,
+                       .err = &err };
+        const gr_game *game;
+        if (gr_query_answer(&q, &game) == 0) {
+            m->known = true;
+            m->winner = q.ans.winner;
+            m->grundy_known = q.ans.grundy_known;
+            m->grundy = q.ans.grundy;
+            m->has_value = q.ans.has_value;
+            m->value = q.ans.value;
+        }
+        *b = q.budget;
+        gr_answer_free(&q.ans);
+        gr_json_free(&after);
+    }
+    gr_mem_free(text.data);
+}
+
+/* Evaluates every move while budget is left; the count of those evaluated. */
+static size_t evaluate_all(const gr_service *svc, gr_query *q, const char *const *paging_members,
+                           collector *c)
+{
+    size_t known = 0;
+    for (size_t i = 0; i < c->n && q->budget.left > 0; i++) {
+        evaluate(svc, q->doc, q->obj, paging_members, &c->items[i], &q->budget);
+        known += c->items[i].known;
+    }
+    return known;
+}
+
+static bool winning(const listed *m)
+{
+    return m->known && strcmp(m->winner, "second") == 0;
+}
+
+/* Winning moves first, each part in canonical order. */
+static void order_winning_first(collector *c)
+{
+    listed *sorted = malloc((c->n ? c->n : 1) * sizeof *sorted);
+    if (!sorted)
+        return; /* canonical order stays; the answer says which it is */
+    size_t k = 0;
+    for (int pass = 1; pass >= 0; pass--)
+        for (size_t i = 0; i < c->n; i++)
+            if (winning(&c->items[i]) == (pass == 1))
+                sorted[k++] = c->items[i];
+    memcpy(c->items, sorted, c->n * sizeof *sorted);
+    free(sorted);
+}
+
+/* ---- paging ---------------------------------------------------------------------- */
+
+static int parse_u128(const char *s, gr_u128 *out)
+{
+    gr_u128 v = 0;
+    if (!*s || strlen(s) > 38)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (gr_u128)(*s - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+static void put_u128(gr_buf *b, gr_u128 v)
+{
+    char digits[40];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    while (n)
+        gr_buf_put(b, &digits[--n], 1);
+}
+
+/* "limit" and "cursor" from the body where the game has no field of that
+ * name, else from the URL; defaults otherwise. */
+static int read_paging(gr_query *q, const gr_game *game, const gr_page_args *page, paging *p)
+{
+    p->limit = GR_MOVES_DEFAULT_LIMIT;
+    p->cursor = 0;
+    const cJSON *limit = NULL, *cursor = NULL;
+    for (size_t i = 0; i < game->nfields; i++)
+        if (strcmp(game->fields[i].name, "limit") == 0)
+            goto url_limit;
+    limit = gr_q_get(q, "limit");
+url_limit:
+    cursor = gr_q_get(q, "cursor");
+    if (limit && !cJSON_IsNull(limit)) {
+        if (gr_q_u64_at(q, limit, "limit", &p->limit))
+            return -1;
+    } else if (page && page->limit) {
+        char *end;
+        unsigned long long v = strtoull(page->limit, &end, 10);
+        if (*end || !*page->limit || page->limit[0] == '-')
+            return gr_fail(q->err, GR_E_INVALID_INTEGER, "limit", "?limit must be a decimal integer");
+        p->limit = v;
+    }
+    if (p->limit < 1 || p->limit > GR_MOVES_MAX_LIMIT)
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "limit", "limit must be between 1 and %d; got %" PRIu64,
+                       GR_MOVES_MAX_LIMIT, p->limit);
+    const char *c = cursor && cJSON_IsString(cursor) ? cursor->valuestring : cursor ? NULL
+                    : page ? page->cursor : NULL;
+    if (cursor && !cJSON_IsString(cursor) && !cJSON_IsNull(cursor))
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
+                       "answer gave, or null");
+    if (c && parse_u128(c, &p->cursor))
+        return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
+                       "answer gave (decimal digits)");
+    return 0;
+}
+
+/* ---- the answer ------------------------------------------------------------------- */
+
+static void put_entry(gr_buf *b, const listed *m)
+{
+    gr_buf_str(b, "{\"move\":");
+    gr_buf_put(b, m->move.data, m->move.len);
+    gr_buf_str(b, ",\"next\":");
+    gr_buf_put(b, m->next.data, m->next.len);
+    if (m->known) {
+        gr_buf_str(b, winning(m) ? ",\"winning\":true,\"winner\":" : ",\"winning\":false,\"winner\":");
+        gr_buf_json_string(b, m->winner);
+        gr_buf_str(b, ",\"grundy\":");
+        if (m->grundy_known)
+            gr_buf_u64(b, m->grundy);
+        else
+            gr_buf_put(b, "null", 4);
+        if (m->has_value) {
+            char v[48];
+            gr_json_format_i128(m->value, v);
+            gr_buf_str(b, ",\"value\":");
+            gr_buf_str(b, v);
+        }
+    }
+    gr_buf_put(b, "}", 1);
+}
+
+typedef struct page_out {
+    const listed *first;
+    size_t count;
+    gr_u128 total, next_cursor; /* next_cursor == total: none */
+    bool winning_first;
+    size_t unknown;
+} page_out;
+
+static char *render(const gr_query *q, const gr_game *game, const page_out *p, size_t *len)
+{
+    gr_buf b = { 0 };
+    gr_buf_str(&b, "{\"game\":");
+    gr_buf_json_string(&b, game->name);
+    gr_buf_str(&b, q->misere ? ",\"convention\":\"misere\"" : ",\"convention\":\"normal\"");
+    if (q->compound != GR_DISJUNCTIVE) {
+        gr_buf_str(&b, ",\"compound\":");
+        gr_buf_json_string(&b, gr_compound_name(q->compound));
+    }
+    gr_buf_str(&b, ",\"total\":");
+    put_u128(&b, p->total);
+    gr_buf_str(&b, p->winning_first ? ",\"order\":\"winning_first\",\"moves\":["
+                                    : ",\"order\":\"canonical\",\"moves\":[");
+    for (size_t i = 0; i < p->count; i++) {
+        if (i)
+            gr_buf_put(&b, ",", 1);
+        put_entry(&b, &p->first[i]);
+    }
+    gr_buf_str(&b, "],\"cursor\":");
+    if (p->next_cursor < p->total) {
+        gr_buf_put(&b, "\"", 1);
+        put_u128(&b, p->next_cursor);
+        gr_buf_put(&b, "\"", 1);
+    } else {
+        gr_buf_put(&b, "null", 4);
+    }
+    if (p->unknown)
+        gr_buf_str(&b, ",\"note\":\"the compute budget did not reach the outcome of every move: "
+                       "those listed without winner, grundy or value were not evaluated\"");
+    else if (!p->winning_first)
+        gr_buf_str(&b, ",\"note\":\"the position has more moves than are listed whole, so they page in "
+                       "the game's canonical order; POST /v1/analyze gives a winning move\"");
+    gr_buf_put(&b, "}", 1);
+    if (b.oom) {
+        gr_mem_free(b.data);
+        return NULL;
+    }
+    *len = b.len;
+    return b.data;
+}
+
+/* Lists, evaluates, orders and renders one page. 0, or -1 with q->err. */
+static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game, const paging *pg,
+                        const char *const *paging_members, gr_reply *out)
+{
+    collector c;
+    gr_u128 total = 0;
+    /* First the whole list, when it is small enough to order. */
+    int rc = list_moves(q, game, 0, GR_MOVES_MAX_LIMIT, WHOLE_MAX_BYTES, &c, &total);
+    bool whole = rc == 0 && !c.stopped;
+    if (rc == 0 && !whole) {
+        free_listed(&c);
+        rc = pg->cursor <= total ? list_moves(q, game, pg->cursor, (size_t)pg->limit, SIZE_MAX, &c, &total) : 0;
+    }
+    if (rc != 0) {
+        free_listed(&c);
+        return -1;
+    }
+    if (pg->cursor > total) {
+        free_listed(&c);
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "cursor", "the cursor is past the position's moves; "
+                       "send the cursor the previous answer gave");
+    }
+    page_out p = { .total = total, .winning_first = whole };
+    size_t known = evaluate_all(svc, q, paging_members, &c);
+    p.winning_first = whole && known == c.n;
+    if (p.winning_first)
+        order_winning_first(&c);
+    size_t start = whole ? (size_t)pg->cursor : 0;
+    p.first = c.items + start;
+    p.count = c.n - start < pg->limit ? c.n - start : (size_t)pg->limit;
+    p.next_cursor = pg->cursor + p.count;
+    for (size_t i = 0; i < p.count; i++)
+        p.unknown += !p.first[i].known;
+    out->status = 200;
+    out->body = render(q, game, &p, &out->len);
+    free_listed(&c);
+    return out->body ? 0 : gr_fail(q->err, GR_E_OVERLOADED, "", "out of memory rendering the moves; retry later");
+}
+
+static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *page, gr_reply *out,
+                       const gr_game **game)
+{
+    static const char *const paging_members[] = { "limit", "cursor", NULL };
+    static const char *const cursor_only[] = { "cursor", NULL };
+    const char *name = NULL;
+    const cJSON *g = cJSON_IsObject(q->obj) ? gr_q_get(q, "game") : NULL;
+    if (cJSON_IsString(g))
+        name = g->valuestring;
+    const gr_game *named = name ? gr_game_find(name) : NULL;
+    bool own_limit = false;
+    for (size_t i = 0; named && i < named->nfields; i++)
+        own_limit |= strcmp(named->fields[i].name, "limit") == 0;
+    const char *const *extra = own_limit ? cursor_only : paging_members;
+    if (gr_query_prepare(q, game, extra))
+        return -1;
+    if (!(*game)->moves)
+        return gr_fail(q->err, GR_E_INVALID_QUERY, "game", "listing the moves of %s is not available yet; "
+                       "POST /v1/analyze answers it", (*game)->name);
+    if (q->compound != GR_DISJUNCTIVE)
+        return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound", "moves are listed for the "
+                       "disjunctive compound only; drop \"compound\"");
+    paging pg;
+    if (read_paging(q, *game, page, &pg))
+        return -1;
+    return answer_moves(svc, q, *game, &pg, extra, out);
+}
+
+void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_page_args *page,
+                  gr_reply *out)
+{
+    gr_api_error err = { 0 };
+    gr_json_doc doc;
+    if (gr_json_parse(body, len, &doc, &err) != 0) {
+        gr_api_error_reply(&err, out);
+        return;
+    }
+    gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables,
+                   .cache = svc->cache, .grundys_rare = &svc->grundys_rare,
+                   .budget = gr_budget_make(svc->limits.budget), .err = &err };
+    const gr_game *game = NULL;
+    *out = (gr_reply){ 0, NULL, 0, NULL };
+    if (moves_query(svc, &q, page, out, &game) != 0)
+        gr_api_error_reply(&err, out);
+    out->game = game;
+    gr_answer_free(&q.ans);
+    gr_json_free(&doc);
+}

@@ -1,0 +1,37 @@
+/* POST /v1/moves: every legal move of a position, each with the outcome of
+ * the position it leads to, winning moves first. */
+#ifndef GRUNDY_API_MOVES_H
+#define GRUNDY_API_MOVES_H
+
+#include <stddef.h>
+
+#include "api/analyze.h"
+
+#define GR_MOVES_DEFAULT_LIMIT 200
+#define GR_MOVES_MAX_LIMIT 10000
+
+/* Paging given outside the body (the URL's ?limit=&cursor=), each NULL
+ * when absent. The body's members "limit" and "cursor" take precedence for
+ * games that have no field of that name; fibonacci's own "limit" is its
+ * field, so its page size comes from the URL. */
+typedef struct gr_page_args {
+    const char *limit;
+    const char *cursor;
+} gr_page_args;
+
+/* Answers one /v1/moves body:
+ *   {"game", "convention", ["compound"], "total": N, "order", "moves": [
+ *      {"move", "next", "winning", "winner", "grundy", ["value"]}, ...],
+ *    "cursor": "K" | null, ["note"]}
+ * `move` and `next` are exactly what /v1/analyze writes for that move; the
+ * outcome members describe `next` for the player who moves there, and are
+ * absent where the compute budget did not reach it (the note says so).
+ * Positions of at most GR_MOVES_MAX_LIMIT moves (and a bounded size) are
+ * listed with every outcome evaluated and winning moves first ("order":
+ * "winning_first"); larger ones page in the game's canonical order
+ * ("order": "canonical"). `total` is exact. Never fails: errors become
+ * error bodies. */
+void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_page_args *page,
+                  gr_reply *out);
+
+#endif
