@@ -151,8 +151,11 @@ function differences(got, want, skip, at = "") {
     return norm(got) === norm(want) ? [] : [`${where}: ${toJson(got)}, documented ${toJson(want)}`];
 }
 
-function run(body) {
-    const r = spawnSync(bin, ["query", body], { encoding: "utf8", timeout: 60000 });
+// An example's request is answered by the CLI command of its path: `grundy
+// moves` for POST /v1/moves, `grundy query` (POST /v1/analyze) otherwise.
+function run(body, path = "/v1/analyze") {
+    const command = path === "/v1/moves" ? "moves" : "query";
+    const r = spawnSync(bin, [command, body], { encoding: "utf8", timeout: 60000 });
     return { status: r.status, stdout: (r.stdout ?? "").trim(), stderr: r.stderr ?? "", error: r.error };
 }
 
@@ -180,7 +183,7 @@ for (const [p, item] of Object.entries(spec.paths))
     for (const [method, op] of Object.entries(item)) {
         if (!op || typeof op !== "object" || !op.responses) continue;
         for (const [status, r] of Object.entries(op.responses))
-            responses.push({ where: `${method.toUpperCase()} ${p} ${status}`, status, r: deref(r),
+            responses.push({ where: `${method.toUpperCase()} ${p} ${status}`, status, r: deref(r), path: p,
                              exact: deref(exact.paths[p][method].responses[status], exact) });
     }
 for (const [status, r] of Object.entries(spec["x-other-responses"] ?? {}))
@@ -242,7 +245,7 @@ for (const [name, ex] of Object.entries(requestExamples)) {
     });
 }
 
-for (const { where, status, r, exact: exactR } of responses) {
+for (const { where, status, r, exact: exactR, path } of responses) {
     const content = r.content?.["application/json"];
     if (!content) continue;
     const validate = validatorFor(content.schema);
@@ -256,7 +259,7 @@ for (const { where, status, r, exact: exactR } of responses) {
         const exactEx = deref(exactR.content["application/json"].examples[name], exact);
         test(`${where} example ${name}: x-request is answered so`, () => {
             const req = exactEx["x-request"];
-            const r = run(typeof req === "string" ? req : toJson(req));
+            const r = run(typeof req === "string" ? req : toJson(req), path);
             if (r.error) return [`cannot run ${bin}: ${r.error.message}`];
             const problems = [];
             const expectExit = status === "200" ? 0 : 1;
