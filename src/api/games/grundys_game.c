@@ -103,6 +103,35 @@ static int analyze_grundys_game(gr_query *q)
     return rc;
 }
 
+/* ---- listing moves: heap n splits into (a, n - a), 1 <= a < n - a, a ascending */
+
+static gr_u128 grundys_count(void *ctx, size_t pile, uint64_t n)
+{
+    (void)ctx;
+    (void)pile;
+    return n >= 3 ? (n - 1) / 2 : 0;
+}
+
+static void grundys_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    uint64_t a = (uint64_t)k + 1;
+    *mv = (gr_heap_move){ .take = 0, .nparts = 2, .part = { a, n - a } };
+}
+
+static int moves_grundys_game(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    gr_heap_options o = { .count = grundys_count, .at = grundys_at };
+    int rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+    gr_mem_free(piles);
+    return rc;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field grundys_fields[] = {
@@ -117,7 +146,7 @@ static const gr_constraint grundys_constraints[] = {
 };
 
 const gr_game gr_game_grundys_game = { .name = "grundys_game", .summary = "Split one heap into two non-empty heaps of different sizes.",
-    .misere = true, .compounds = ONE, .analyze = analyze_grundys_game,
+    .misere = true, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
     .compound_note = "every move splits a heap, and the two heaps would remain one component, "
                      "which \"piles\" cannot express",
     .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields), CONSTRAINTS(grundys_constraints),

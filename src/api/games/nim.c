@@ -93,14 +93,14 @@ static int analyze_nim(gr_query *q)
 }
 
 /* Heap n's options: take 1, 2, ..., n. */
-static gr_u128 nim_count(const void *ctx, size_t pile, uint64_t n)
+static gr_u128 nim_count(void *ctx, size_t pile, uint64_t n)
 {
     (void)ctx;
     (void)pile;
     return n;
 }
 
-static void nim_at(const void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+static void nim_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
 {
     (void)ctx;
     (void)pile;

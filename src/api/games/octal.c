@@ -149,6 +149,70 @@ static int analyze_octal(gr_query *q)
     return rc;
 }
 
+/* ---- listing moves ------------------------------------------------------------
+ * Heap n's options, k ascending (k tokens removed, digit d_k): when d_k has
+ * bit 1 and n = k, take the heap; when it has bit 2 and n > k, leave n - k;
+ * when it has bit 4, split n - k into (a, n - k - a), 1 <= a <= (n - k) / 2,
+ * a ascending. */
+
+typedef struct octal_options_of {
+    uint64_t empty, one, splits; /* how many of each, 0 or 1, 0 or 1, any */
+} octal_options_of;
+
+static octal_options_of octal_options_k(const gr_octal_code *code, unsigned k, uint64_t n)
+{
+    unsigned d = code->digit[k];
+    octal_options_of o = { .empty = (d & 1) && n == k, .one = (d & 2) && n > k };
+    o.splits = (d & 4) && n > k + 1 ? (n - k) / 2 : 0;
+    return o;
+}
+
+static gr_u128 octal_count(void *ctx, size_t pile, uint64_t n)
+{
+    (void)pile;
+    const gr_octal_code *code = ctx;
+    gr_u128 total = 0;
+    for (unsigned k = 1; k <= code->t; k++) {
+        octal_options_of o = octal_options_k(code, k, n);
+        total += (gr_u128)o.empty + o.one + o.splits;
+    }
+    return total;
+}
+
+static void octal_at(void *ctx, size_t pile, uint64_t n, gr_u128 index, gr_heap_move *mv)
+{
+    (void)pile;
+    const gr_octal_code *code = ctx;
+    for (unsigned k = 1; k <= code->t; k++) {
+        octal_options_of o = octal_options_k(code, k, n);
+        gr_u128 here = (gr_u128)o.empty + o.one + o.splits;
+        if (index >= here) {
+            index -= here;
+            continue;
+        }
+        if (index < o.empty + o.one) {
+            *mv = gr_heap_take(n, k);
+            return;
+        }
+        uint64_t a = (uint64_t)(index - o.empty - o.one) + 1;
+        *mv = (gr_heap_move){ .take = k, .nparts = 2, .part = { a, n - k - a } };
+        return;
+    }
+}
+
+static int moves_octal(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    gr_octal_code code;
+    if (read_code(q, &code) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    gr_heap_options o = { .ctx = &code, .count = octal_count, .at = octal_at };
+    int rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+    gr_mem_free(piles);
+    return rc;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field octal_fields[] = {
@@ -169,7 +233,7 @@ static const gr_constraint octal_constraints[] = {
 
 const gr_game gr_game_octal = { .name = "octal",
     .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
-    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal,
+    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
     .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
     CONSTRAINTS(octal_constraints),
     .example = "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}"

@@ -133,6 +133,36 @@ static int analyze_strange_nim(gr_query *q)
     return rc;
 }
 
+/* ---- listing moves: pile [x, k] takes 1 .. floor(x / k), ascending ------- */
+
+static gr_u128 strange_count(void *ctx, size_t pile, uint64_t n)
+{
+    return n / ((const strange_ctx *)ctx)->k[pile];
+}
+
+static void strange_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    *mv = gr_heap_take(n, (uint64_t)k + 1);
+}
+
+static int moves_strange_nim(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *x, *k;
+    size_t n = 0;
+    int rc = read_piles(q, &x, &k, &n);
+    if (rc == 0) {
+        strange_ctx ctx = { k, &q->budget };
+        gr_heap_rules rules = { .ctx = &ctx, .pile_item = strange_item };
+        gr_heap_options o = { .ctx = &ctx, .count = strange_count, .at = strange_at };
+        rc = gr_heap_moves(q, x, n, &rules, &o, sink);
+    }
+    free(x);
+    free(k);
+    return rc;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field strange_fields[] = {
@@ -144,7 +174,7 @@ static const gr_field strange_fields[] = {
 
 const gr_game gr_game_strange_nim = { .name = "strange_nim",
     .summary = "Piles [x, k]: take between 1 and floor(x / k) tokens from one pile.",
-    .compounds = SUMS, .analyze = analyze_strange_nim,
+    .compounds = SUMS, .analyze = analyze_strange_nim, .moves = moves_strange_nim,
     .kind = GR_KIND_IMPARTIAL, FIELDS(strange_fields),
     .example = "{\"game\":\"strange_nim\",\"piles\":[[10,3],[7,2]]}"
 };

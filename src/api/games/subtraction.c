@@ -129,6 +129,18 @@ static void describe_set(gr_text *t, const uint64_t *moves, size_t n)
     gr_text_add(t, n > 16 ? ", ...}" : "}");
 }
 
+/* Reads "moves" (a finite set, sorted without repeats) and "piles". */
+static int read_set(gr_query *q, uint64_t **moves, size_t *nmoves, uint64_t **piles, size_t *npiles)
+{
+    *moves = *piles = NULL;
+    if (gr_q_u64_list(q, "moves", q->limits->max_moves, false, moves, nmoves) ||
+        check_moves(q, *moves, *nmoves) ||
+        gr_q_u64_list(q, "piles", q->limits->max_items, true, piles, npiles))
+        return -1;
+    *nmoves = normalise_moves(*moves, *nmoves);
+    return 0;
+}
+
 static int analyze_subtraction(gr_query *q)
 {
     uint64_t *moves = NULL, *piles = NULL;
@@ -137,11 +149,8 @@ static int analyze_subtraction(gr_query *q)
     const cJSON *rule = gr_q_get(q, "moves");
     if (cJSON_IsObject(rule))
         return gr_analyze_subtraction_rule(q, rule);
-    if (gr_q_u64_list(q, "moves", q->limits->max_moves, false, &moves, &nmoves) ||
-        check_moves(q, moves, nmoves) ||
-        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+    if (read_set(q, &moves, &nmoves, &piles, &npiles))
         goto out;
-    nmoves = normalise_moves(moves, nmoves);
     subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
     if (q->misere) {
         rc = gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
@@ -164,6 +173,47 @@ out:
     return rc;
 }
 
+/* ---- listing moves: take s for each s in S with s <= n, s ascending ------ */
+
+static gr_u128 set_count(void *ctx, size_t pile, uint64_t n)
+{
+    (void)pile;
+    const subtraction_ctx *c = ctx;
+    size_t lo = 0, hi = c->nmoves;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->moves[mid] <= n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void set_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    (void)pile;
+    *mv = gr_heap_take(n, ((const subtraction_ctx *)ctx)->moves[(size_t)k]);
+}
+
+static int moves_subtraction(gr_query *q, gr_move_sink *sink)
+{
+    const cJSON *rule = gr_q_get(q, "moves");
+    if (cJSON_IsObject(rule))
+        return gr_subtraction_rule_moves(q, rule, sink);
+    uint64_t *moves, *piles;
+    size_t nmoves, npiles;
+    int rc = -1;
+    if (read_set(q, &moves, &nmoves, &piles, &npiles) == 0) {
+        subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
+        gr_heap_options o = { .ctx = &ctx, .count = set_count, .at = set_at };
+        rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+    }
+    gr_mem_free(moves);
+    gr_mem_free(piles);
+    return rc;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const char *const subtraction_rules[] = { "squares", "powers_of_two", "primes", NULL };
@@ -179,7 +229,7 @@ static const gr_field subtraction_fields[] = {
 };
 
 const gr_game gr_game_subtraction = { .name = "subtraction", .summary = "Take s tokens from one pile, s from a finite set of moves.",
-    .misere = true, .compounds = SUMS, .analyze = analyze_subtraction,
+    .misere = true, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
     .kind = GR_KIND_IMPARTIAL, FIELDS(subtraction_fields),
     .example = "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[2,10]}"
 };

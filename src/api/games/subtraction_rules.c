@@ -209,3 +209,55 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
     gr_mem_free(piles);
     return rc;
 }
+
+/* ---- listing moves ---------------------------------------------------------- */
+
+/* The rule's elements are found in order; at() is called with k ascending,
+ * so the last element found is kept to go on from. */
+typedef struct rule_list {
+    gr_rule rule;
+    size_t pile;
+    gr_u128 k;       /* index of `take` in the set; valid when has_last */
+    uint64_t take;
+    bool has_last;
+} rule_list;
+
+static gr_u128 rule_count(void *ctx, size_t pile, uint64_t n)
+{
+    (void)pile;
+    const rule_list *l = ctx;
+    gr_u128 count = 0;
+    for (uint64_t take = 0; gr_rule_next(l->rule, take, &take) && take <= n;)
+        count++;
+    return count;
+}
+
+static void rule_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    rule_list *l = ctx;
+    if (!l->has_last || l->pile != pile || l->k > k) {
+        l->has_last = gr_rule_next(l->rule, 0, &l->take);
+        l->k = 0;
+        l->pile = pile;
+    }
+    while (l->k < k && gr_rule_next(l->rule, l->take, &l->take))
+        l->k++;
+    *mv = gr_heap_take(n, l->take);
+}
+
+int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, gr_move_sink *sink)
+{
+    rule_list list = { .has_last = false };
+    uint64_t *piles = NULL;
+    size_t n;
+    if (read_rule(q, moves, &list.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    int rc;
+    if (gr_max_u64(piles, n) > ON_DEMAND_OUTCOME)
+        rc = gr_fail(q->err, GR_E_BEYOND_BOUND, "piles", "the moves of the %s are listed for heaps up to "
+                     "%" PRIu64 "; send smaller heaps", gr_rule_name(list.rule), (uint64_t)ON_DEMAND_OUTCOME);
+    else
+        rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &list, rule_count, rule_at }, sink);
+    gr_mem_free(piles);
+    return rc;
+}

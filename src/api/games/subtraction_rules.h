@@ -5,7 +5,14 @@
 
 #include "api/query.h"
 
+struct gr_move_sink;
+
 /* Answers q, whose "moves" is the object `moves` = {"rule": R}. */
 int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves);
+
+/* The moves hook for the same queries: take each element of the rule's set
+ * up to the heap, ascending, pile by pile; heaps up to 2^20 only (a 422
+ * beyond_bound past that: counting the primes below a heap is the work). */
+int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, struct gr_move_sink *sink);
 
 #endif

@@ -49,9 +49,9 @@ int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, 
  * heap n of pile `pile` has, and the one at index k < that count in the
  * game's canonical order. */
 typedef struct gr_heap_options {
-    const void *ctx;
-    gr_u128 (*count)(const void *ctx, size_t pile, uint64_t n);
-    void (*at)(const void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
+    void *ctx; /* at() may keep state in it: it is called with k ascending per pile */
+    gr_u128 (*count)(void *ctx, size_t pile, uint64_t n);
+    void (*at)(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
 } gr_heap_options;
 
 /* The games' moves hook for a sum of heaps (disjunctive compound): every
