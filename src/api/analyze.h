@@ -39,7 +39,7 @@ bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
 void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
                         gr_budget *budget, gr_api_error *err, gr_reply *out);
 
-/* The fast path (api/nim_fast.h): answers the body as gr_api_analyze would
+/* The fast path (api/games/nim_fast.h): answers the body as gr_api_analyze would
  * and returns true when it is in the fast path's form; false otherwise. */
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out);
 

@@ -129,7 +129,7 @@ static bool read_body(nim_body *b)
     return b->pos == b->len && b->game && b->piles_seen;
 }
 
-/* ---- the answer, as the general path words it (heap_sum.c, game_nim.c) -- */
+/* ---- the answer, as the general path words it (sums/heap_sum.c, games/nim.c) -- */
 
 static inline void put_u64(gr_buf *o, const char *before, uint64_t v)
 {
