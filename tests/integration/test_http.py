@@ -458,7 +458,7 @@ def t_graph(ck):
 
 def t_graph_cycles(ck):
     """Cycles are answered by Smith's theory in the disjunctive sum (brute
-    force in test_games4.py); the selective compounds refuse them."""
+    force in test_compounds_cycles.py); the selective compounds refuse them."""
     p = []
     for edges in ([[0, 1], [1, 0]], [[3, 3]], [[0, 1], [1, 2], [2, 0], [5, 6]],
                   [[E18, 1], [1, E18]]):

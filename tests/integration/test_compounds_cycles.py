@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compounds, loopy graphs, misere single components, grid, coins and strange
 nim through `grundy query -`, against brute force written here from the rules
-alone. Usage: test_games4.py path/to/grundy. Prints TAP.
+alone. Usage: test_compounds_cycles.py path/to/grundy. Prints TAP.
 
 Every answer is checked against a memoised search (acyclic games) or a
 retrograde win/loss/draw analysis (graphs with cycles) of the game itself:
@@ -1696,7 +1696,7 @@ def t_big_graphs(rng):
 def main():
     global GRUNDY
     if len(sys.argv) != 2:
-        print("usage: test_games4.py path/to/grundy", file=sys.stderr)
+        print("usage: test_compounds_cycles.py path/to/grundy", file=sys.stderr)
         return 2
     GRUNDY = sys.argv[1]
     if not (os.path.isfile(GRUNDY) and os.access(GRUNDY, os.X_OK)):
@@ -1739,7 +1739,7 @@ def main():
         TAP.diag("summary: %d tests, %d failed; %d queries answered, %d winning moves replayed"
                  % (TAP.n, TAP.failed, COUNT["queries"], COUNT["replayed"]))
 
-    return run_main(TAP, "test_games4.py", 110, body)
+    return run_main(TAP, "test_compounds_cycles.py", 110, body)
 
 
 if __name__ == "__main__":

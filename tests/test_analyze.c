@@ -309,8 +309,8 @@ END_TEST
 
 static Suite *api_suite(void)
 {
-    Suite *s = suite_create("api");
-    TCase *tc = tcase_create("api");
+    Suite *s = suite_create("analyze");
+    TCase *tc = tcase_create("analyze");
     tcase_add_loop_test(tc, test_error_statuses, 0, sizeof errors / sizeof errors[0]);
     tcase_add_loop_test(tc, test_answer_shape, 0, sizeof samples / sizeof samples[0]);
     tcase_add_test(tc, test_registry_complete);
