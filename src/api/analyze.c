@@ -132,18 +132,23 @@ static void put_member(gr_buf *b, const char *key, const gr_buf *text, const cJS
     gr_answer_member_json(b, text, item);
 }
 
+void gr_render_head(gr_buf *b, const gr_query *q, const gr_game *game)
+{
+    gr_buf_str(b, "{\"game\":");
+    gr_buf_json_string(b, game->name);
+    gr_buf_str(b, q->misere ? ",\"convention\":\"misere\"" : ",\"convention\":\"normal\"");
+    if (q->compound != GR_DISJUNCTIVE) {
+        gr_buf_str(b, ",\"compound\":");
+        gr_buf_json_string(b, gr_compound_name(q->compound));
+    }
+}
+
 /* Writes the answer in the contract's key order. */
 static char *render(gr_query *q, const gr_game *game, size_t *len)
 {
     gr_answer *a = &q->ans;
     gr_buf b = { 0 };
-    gr_buf_str(&b, "{\"game\":");
-    gr_buf_json_string(&b, game->name);
-    gr_buf_str(&b, q->misere ? ",\"convention\":\"misere\"" : ",\"convention\":\"normal\"");
-    if (q->compound != GR_DISJUNCTIVE) {
-        gr_buf_str(&b, ",\"compound\":");
-        gr_buf_json_string(&b, gr_compound_name(q->compound));
-    }
+    gr_render_head(&b, q, game);
     gr_buf_str(&b, ",\"winner\":");
     gr_buf_json_string(&b, a->winner);
     gr_buf_str(&b, ",\"grundy\":");

@@ -60,6 +60,10 @@ void gr_answer_free(gr_answer *a);
  * game wrote one, else its tree, else null. */
 void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item);
 
+/* An answer's first members: {"game", "convention" and, when not the
+ * disjunctive one, "compound" (the object left open). */
+void gr_render_head(gr_buf *b, const gr_query *q, const struct gr_game *game);
+
 /* Renders an error reply (used by the server for 404, 405, 413, ...). */
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out);
 

@@ -289,13 +289,7 @@ typedef struct page_out {
 static char *render(const gr_query *q, const gr_game *game, const page_out *p, size_t *len)
 {
     gr_buf b = { 0 };
-    gr_buf_str(&b, "{\"game\":");
-    gr_buf_json_string(&b, game->name);
-    gr_buf_str(&b, q->misere ? ",\"convention\":\"misere\"" : ",\"convention\":\"normal\"");
-    if (q->compound != GR_DISJUNCTIVE) {
-        gr_buf_str(&b, ",\"compound\":");
-        gr_buf_json_string(&b, gr_compound_name(q->compound));
-    }
+    gr_render_head(&b, q, game);
     gr_buf_str(&b, ",\"total\":");
     put_u128(&b, p->total);
     gr_buf_str(&b, p->winning_first ? ",\"order\":\"winning_first\",\"moves\":["

@@ -202,7 +202,10 @@ static void close_service(gr_service *svc, gr_tables *t)
     gr_tables_close(t);
 }
 
-static int cmd_query(int argc, char **argv)
+/* `COMMAND [--tables FILE] ARG`: the service over FILE (or none) and ARG;
+ * 2 after printing the usage when the words are off, 1 when the service
+ * cannot be opened, else 0. */
+static int open_with_arg(int argc, char **argv, gr_service *svc, gr_tables **t, const char **arg)
 {
     const char *tables_path = NULL;
     int i = 2;
@@ -214,12 +217,20 @@ static int cmd_query(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    *arg = argv[i];
+    return open_service(tables_path, svc, t) ? 1 : 0;
+}
+
+static int cmd_query(int argc, char **argv)
+{
     gr_service svc;
     gr_tables *t;
-    if (open_service(tables_path, &svc, &t))
-        return 1;
-    int rc = strcmp(argv[i], "-") == 0 ? (gr_cli_query_lines(&svc, stdin, stdout) ? 1 : 0)
-                                        : answer_one(&svc, argv[i], strlen(argv[i]), stdout);
+    const char *arg;
+    int rc = open_with_arg(argc, argv, &svc, &t, &arg);
+    if (rc)
+        return rc;
+    rc = strcmp(arg, "-") == 0 ? (gr_cli_query_lines(&svc, stdin, stdout) ? 1 : 0)
+                               : answer_one(&svc, arg, strlen(arg), stdout);
     close_service(&svc, t);
     return rc;
 }
@@ -227,23 +238,15 @@ static int cmd_query(int argc, char **argv)
 /* `moves [--tables FILE] 'JSON'`: the legal moves, as POST /v1/moves. */
 static int cmd_moves(int argc, char **argv)
 {
-    const char *tables_path = NULL;
-    int i = 2;
-    if (argc >= 4 && strcmp(argv[2], "--tables") == 0) {
-        tables_path = argv[3];
-        i = 4;
-    }
-    if (argc != i + 1) {
-        usage(stderr);
-        return 2;
-    }
     gr_service svc;
     gr_tables *t;
-    if (open_service(tables_path, &svc, &t))
-        return 1;
+    const char *arg;
+    int rc = open_with_arg(argc, argv, &svc, &t, &arg);
+    if (rc)
+        return rc;
     gr_reply r;
-    gr_api_moves(&svc, argv[i], strlen(argv[i]), NULL, &r);
-    int rc = print_reply(stdout, &r);
+    gr_api_moves(&svc, arg, strlen(arg), NULL, &r);
+    rc = print_reply(stdout, &r);
     gr_mem_free(r.body);
     close_service(&svc, t);
     return rc;
