@@ -380,9 +380,6 @@ static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *p
     if (!(*game)->moves)
         return gr_fail(q->err, GR_E_INVALID_QUERY, "game", "listing the moves of %s is not available yet; "
                        "POST /v1/analyze answers it", (*game)->name);
-    if (q->compound != GR_DISJUNCTIVE)
-        return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound", "moves are listed for the "
-                       "disjunctive compound only; drop \"compound\"");
     paging pg;
     if (read_paging(q, *game, page, &pg))
         return -1;

@@ -208,7 +208,8 @@ static int moves_octal(gr_query *q, gr_move_sink *sink)
     if (read_code(q, &code) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     gr_heap_options o = { .ctx = &code, .count = octal_count, .at = octal_at };
-    int rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+    gr_heap_rules rules = { .splits = octal_splits(&code) };
+    int rc = gr_heap_moves(q, piles, npiles, &rules, &o, sink);
     gr_mem_free(piles);
     return rc;
 }

@@ -74,3 +74,116 @@ void gr_compound_explain(gr_query *q, const uint64_t *facts, size_t n, const cha
         break;
     }
 }
+
+/* ---- listing the moves of a compound ---------------------------------------- */
+
+/* The product of (add + counts[i]) over every component; false on overflow. */
+static bool product(const gr_compound_walk *w, unsigned add, gr_u128 *out)
+{
+    gr_u128 p = 1;
+    for (size_t i = 0; i < w->n; i++) {
+        gr_u128 f = w->counts[i] + add;
+        if (f && p > ~(gr_u128)0 / f)
+            return false;
+        p *= f;
+    }
+    *out = p;
+    return true;
+}
+
+bool gr_compound_count(const gr_compound_walk *w, gr_u128 *total)
+{
+    gr_u128 all, every;
+    switch (w->compound) {
+    case GR_DISJUNCTIVE:
+        *total = 0;
+        for (size_t i = 0; i < w->n; i++)
+            *total += w->counts[i];
+        return true;
+    case GR_CONJUNCTIVE:
+        return product(w, 0, total);
+    case GR_SELECTIVE:
+    case GR_SELECTIVE_PROPER:
+        break;
+    }
+    if (!product(w, 1, &all) || !product(w, 0, &every))
+        return false;
+    *total = all - 1 - (w->compound == GR_SELECTIVE_PROPER && w->n ? every : 0);
+    return true;
+}
+
+/* Whether the choices are a move of the compound. */
+static bool valid(const gr_compound_walk *w)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < w->n; i++)
+        moved += w->choice[i] != 0;
+    if (w->compound == GR_CONJUNCTIVE)
+        return moved == w->n && w->n;
+    return moved && (w->compound == GR_SELECTIVE || moved < w->n);
+}
+
+/* The choice tuple of index s in the mixed radix (1 + counts[i]) (or
+ * counts[i] for the conjunctive compound, whose choices start at 1). */
+static void decode(gr_compound_walk *w, gr_u128 s)
+{
+    bool conj = w->compound == GR_CONJUNCTIVE;
+    for (size_t i = w->n; i-- > 0;) {
+        gr_u128 radix = w->counts[i] + (conj ? 0 : 1);
+        w->choice[i] = radix ? s % radix + (conj ? 1 : 0) : 0;
+        s = radix ? s / radix : 0;
+    }
+}
+
+/* Selective_proper: the tuples below index s (in the radix 1 + counts)
+ * that move every component, which the compound leaves out. */
+static gr_u128 every_below(gr_compound_walk *w, gr_u128 s, gr_u128 all, gr_u128 every)
+{
+    if (s >= all)
+        return every;
+    decode(w, s);
+    gr_u128 below = 0, rest = 1;
+    for (size_t i = w->n; i-- > 0;) {
+        if (w->choice[i] > 1)
+            below = below + (w->choice[i] - 1) * rest;
+        else if (w->choice[i] == 0)
+            below = 0; /* no tuple moving every component shares a prefix with a 0 */
+        rest *= w->counts[i];
+    }
+    return below;
+}
+
+void gr_compound_seek(gr_compound_walk *w, gr_u128 k)
+{
+    if (w->compound != GR_SELECTIVE_PROPER) {
+        decode(w, w->compound == GR_SELECTIVE ? k + 1 : k);
+        return;
+    }
+    /* The least s with (s + 1) - 1 - every_below(s + 1) > k: s is move k. */
+    gr_u128 all = 1, every = 1;
+    product(w, 1, &all);
+    product(w, 0, &every);
+    gr_u128 lo = 1, hi = all - 1;
+    while (lo < hi) {
+        gr_u128 mid = lo + (hi - lo) / 2;
+        if (mid - every_below(w, mid + 1, all, every) > k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    decode(w, lo);
+}
+
+bool gr_compound_next(gr_compound_walk *w)
+{
+    gr_u128 first = w->compound == GR_CONJUNCTIVE ? 1 : 0;
+    do {
+        size_t i = w->n;
+        while (i-- > 0 && w->choice[i] == w->counts[i])
+            w->choice[i] = first; /* carry into the more significant one */
+        if (i == (size_t)-1)
+            return false;
+        w->choice[i]++;
+    } while (!valid(w));
+    return true;
+}

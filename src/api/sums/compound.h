@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/games.h"
 #include "api/query.h"
 
 /* Selective compounds: whether the player to move wins and, when it does,
@@ -26,6 +27,31 @@ bool gr_selective_plan(gr_compound c, const uint64_t *values, size_t n, bool *mo
 
 /* Conjunctive compound: whether the player to move wins. */
 bool gr_conjunctive_win(const uint64_t *remoteness, size_t n);
+
+/* ---- listing the moves of a compound (POST /v1/moves) ---------------------
+ * A move of a compound is a choice per component: 0 when it does not move,
+ * j >= 1 when it makes its own move j - 1 (of counts[i]). The moves are in
+ * lexicographic order of the choices, component 0 most significant. */
+
+typedef struct gr_compound_walk {
+    gr_compound compound;
+    const gr_u128 *counts; /* moves of each component */
+    size_t n;
+    gr_u128 *choice;       /* the current move, n entries (the caller's) */
+} gr_compound_walk;
+
+/* The number of moves of w's compound into *total; false when it is past
+ * 2^128 - 1 (the positions then go unlisted). disjunctive: the sum;
+ * selective: prod(1 + m) - 1; selective_proper: that less prod(m), the
+ * moves in every component; conjunctive: prod(m). */
+bool gr_compound_count(const gr_compound_walk *w, gr_u128 *total);
+
+/* Sets w->choice to move k (< the count) of a compound other than the
+ * disjunctive one. */
+void gr_compound_seek(gr_compound_walk *w, gr_u128 k);
+
+/* Steps w->choice to the next move; false after the last. */
+bool gr_compound_next(gr_compound_walk *w);
 
 /* The explanation of either plan; `what` names the components ("piles"). */
 void gr_compound_explain(gr_query *q, const uint64_t *facts, size_t n, const char *what,

@@ -1,7 +1,7 @@
 #include "api/sums/heap_sum.h"
-#include "grundy/heapplay.h"
 
 #include "api/sums/compound.h"
+#include "grundy/heapplay.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -402,13 +402,20 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
     return rc;
 }
 
+/* The compounds other than the disjunctive one are refused for games whose
+ * moves split a heap: the two heaps would remain one component. */
+static int refuse_split_compound(gr_query *q)
+{
+    return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
+                   "the %s compound is not answered for games whose moves split a heap: the "
+                   "two heaps would remain one component, which \"piles\" cannot express; "
+                   "use the disjunctive compound (the default)", gr_compound_name(q->compound));
+}
+
 int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
     if (q->compound != GR_DISJUNCTIVE && r->splits)
-        return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
-                       "the %s compound is not answered for games whose moves split a heap: the "
-                       "two heaps would remain one component, which \"piles\" cannot express; "
-                       "use the disjunctive compound (the default)", gr_compound_name(q->compound));
+        return refuse_split_compound(q);
     if (q->compound == GR_CONJUNCTIVE)
         return conjunctive(q, piles, n, r);
     uint64_t *values = heap_values(q, piles, n, r);
@@ -452,20 +459,17 @@ gr_status gr_heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *w
     return gr_heap_misere(ctx, n, b, win, mv);
 }
 
-int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
-                  const gr_heap_options *o, gr_move_sink *sink)
+/* The disjunctive sum's moves: every option of every pile, pile by pile. */
+static int disjunctive_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                             const gr_heap_options *o, const gr_u128 *counts, gr_move_sink *sink)
 {
-    sink->total = 0;
-    for (size_t i = 0; i < n; i++)
-        sink->total += o->count(o->ctx, i, piles[i]);
     gr_u128 skip = sink->from;
     for (size_t i = 0; i < n; i++) {
-        gr_u128 count = o->count(o->ctx, i, piles[i]);
-        if (skip >= count) {
-            skip -= count;
+        if (skip >= counts[i]) {
+            skip -= counts[i];
             continue;
         }
-        for (gr_u128 k = skip; k < count; k++) {
+        for (gr_u128 k = skip; k < counts[i]; k++) {
             gr_heap_move mv;
             o->at(o->ctx, i, piles[i], k, &mv);
             if (answer_move(q, piles, n, i, &mv, r))
@@ -476,4 +480,59 @@ int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_ru
         skip = 0;
     }
     return 0;
+}
+
+/* The other compounds' moves: a choice per pile (api/sums/compound.h), each
+ * rendered as the analyze hook renders a move of several piles. */
+static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                          const gr_heap_options *o, gr_compound_walk *w, gr_move_sink *sink)
+{
+    bool *moved = calloc(n ? n : 1, sizeof *moved);
+    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
+    int rc = moved && mv ? 0 : gr_oom(q);
+    bool more = rc == 0 && sink->from < sink->total;
+    if (more)
+        gr_compound_seek(w, sink->from);
+    while (more && rc == 0) {
+        for (size_t i = 0; i < n; i++) {
+            moved[i] = w->choice[i] != 0;
+            if (moved[i])
+                o->at(o->ctx, i, piles[i], w->choice[i] - 1, &mv[i]);
+        }
+        rc = answer_moves(q, piles, n, moved, mv, r);
+        if (rc == 0 && !sink->put(sink, q))
+            rc = q->err->code ? -1 : 1;
+        more = rc == 0 && gr_compound_next(w);
+    }
+    free(moved);
+    free(mv);
+    return rc < 0 ? -1 : 0;
+}
+
+int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                  const gr_heap_options *o, gr_move_sink *sink)
+{
+    if (q->compound != GR_DISJUNCTIVE && r && r->splits)
+        return refuse_split_compound(q);
+    gr_u128 *counts = malloc((n ? n : 1) * sizeof *counts);
+    gr_u128 *choice = malloc((n ? n : 1) * sizeof *choice);
+    if (!counts || !choice) {
+        free(counts);
+        free(choice);
+        return gr_oom(q);
+    }
+    for (size_t i = 0; i < n; i++)
+        counts[i] = o->count(o->ctx, i, piles[i]);
+    gr_compound_walk w = { .compound = q->compound, .counts = counts, .n = n, .choice = choice };
+    int rc;
+    if (!gr_compound_count(&w, &sink->total))
+        rc = gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "piles", "this %s compound has more than 2^128 - 1 "
+                     "moves, past what is listed; send fewer or smaller piles", gr_compound_name(q->compound));
+    else if (q->compound == GR_DISJUNCTIVE)
+        rc = disjunctive_moves(q, piles, n, r, o, counts, sink);
+    else
+        rc = compound_moves(q, piles, n, r, o, &w, sink);
+    free(counts);
+    free(choice);
+    return rc;
 }

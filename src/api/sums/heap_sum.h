@@ -54,9 +54,11 @@ typedef struct gr_heap_options {
     void (*at)(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
 } gr_heap_options;
 
-/* The games' moves hook for a sum of heaps (disjunctive compound): every
- * option of every pile, pile by pile, each rendered as gr_heap_sum renders
- * a winning move (`r` may be NULL for games whose piles are plain sizes). */
+/* The games' moves hook for a sum of heaps, in the query's compound: the
+ * disjunctive sum lists every option of every pile, pile by pile; the other
+ * compounds list a choice per pile (api/sums/compound.h). Each move is
+ * rendered as gr_heap_sum renders a winning move (`r` may be NULL for games
+ * whose piles are plain sizes). */
 int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
                   const gr_heap_options *o, gr_move_sink *sink);
 
