@@ -120,7 +120,7 @@ static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
             break;
     }
     gr_mem_free(p.used);
-    return rc == 0 && q->err->code ? -1 : rc;
+    return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 
 /* ---- contract ------------------------------------------------------------ */

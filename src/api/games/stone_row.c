@@ -68,7 +68,7 @@ static int moves_stone_row(gr_query *q, gr_move_sink *sink)
             break;
     }
     free(stones);
-    return rc == 0 && q->err->code ? -1 : rc;
+    return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 
 /* ---- contract ------------------------------------------------------------ */
