@@ -790,7 +790,8 @@ def legal_next(query):
         return [{"board": b[:i] + mover + b[i + 1:]} for i, ch in enumerate(b) if ch == "."]
     if game == "stone_row":
         s = ints(query["stones"])
-        return [{"stones": s[1:]}, {"stones": s[:-1]}] if s else []
+        # a single pile is both the first and the last: one move
+        return [{"stones": s[1:]}, {"stones": s[:-1]}][:min(len(s), 2)]
     if game == "stone_prefix":
         s, m = ints(query["stones"]), stone_prefix_m(query)
         return [{"stones": s[x:], "m": max(m, x)} for x in range(1, min(2 * m, len(s)) + 1)]

@@ -49,20 +49,35 @@ static int can_i_win_move(gr_query *q, const uint64_t *used, size_t n, unsigned 
     return 0;
 }
 
-static int analyze_can_i_win(gr_query *q)
-{
-    uint64_t max, target, *used = NULL;
+/* A position: the pool 1 .. max, the target, and the numbers used so far
+ * (in the request's order, malloc'd) with their bitmask. */
+typedef struct pool {
+    uint64_t max, target, *used;
     size_t nused;
     uint32_t mask;
-    if (gr_q_u64(q, "max_choosable", NULL, &max) || gr_q_u64(q, "desired_total", NULL, &target))
+} pool;
+
+/* Reads "max_choosable", "desired_total" and "used"; 0, or -1 with q->err
+ * filled. p->used is freed by the caller either way. */
+static int read_pool(gr_query *q, pool *p)
+{
+    p->used = NULL;
+    p->nused = 0;
+    if (gr_q_u64(q, "max_choosable", NULL, &p->max) || gr_q_u64(q, "desired_total", NULL, &p->target))
         return -1;
-    if (max < 1 || max > GR_CAN_I_WIN_MAX)
+    if (p->max < 1 || p->max > GR_CAN_I_WIN_MAX)
         return gr_fail(q->err, GR_E_OUT_OF_RANGE, "max_choosable",
                        "\"max_choosable\" must be between 1 and %u", GR_CAN_I_WIN_MAX);
-    int rc = read_used(q, max, &mask, &used, &nused);
+    return read_used(q, p->max, &p->mask, &p->used, &p->nused);
+}
+
+static int analyze_can_i_win(gr_query *q)
+{
+    pool p;
+    int rc = read_pool(q, &p);
     int outcome = 0;
     unsigned pick = 0;
-    gr_status s = rc ? GR_OK : gr_can_i_win((unsigned)max, mask, (int64_t)target, &q->budget,
+    gr_status s = rc ? GR_OK : gr_can_i_win((unsigned)p.max, p.mask, (int64_t)p.target, &q->budget,
                                             &outcome, &pick);
     if (rc == 0 && s != GR_OK)
         rc = gr_fail_engine(q->err, s, "max_choosable", "this Can I Win position");
@@ -73,10 +88,39 @@ static int analyze_can_i_win(gr_query *q)
                                  "position; a draw when the remaining numbers cannot reach it. value "
                                  "is +1 win, 0 draw, -1 loss for the player to move.");
         if (pick)
-            rc = can_i_win_move(q, used, nused, pick);
+            rc = can_i_win_move(q, p.used, p.nused, pick);
     }
-    gr_mem_free(used);
+    gr_mem_free(p.used);
     return rc;
+}
+
+/* Canonical order: the unused numbers ascending. When the used numbers
+ * already reach desired_total the game is over and has no moves; when the
+ * rest cannot reach it, every pick is still a move (the game ends drawn once
+ * none are left). At most GR_CAN_I_WIN_MAX moves. */
+static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
+{
+    pool p;
+    if (read_pool(q, &p)) {
+        gr_mem_free(p.used);
+        return -1;
+    }
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p.nused; i++)
+        sum += p.used[i];
+    sink->total = sum >= p.target ? 0 : p.max - p.nused;
+    gr_u128 index = 0;
+    int rc = 0;
+    for (unsigned pick = 1; sink->total && pick <= p.max && rc == 0; pick++) {
+        if (p.mask >> (pick - 1) & 1 || index++ < sink->from)
+            continue;
+        if (can_i_win_move(q, p.used, p.nused, pick))
+            rc = -1;
+        else if (!sink->put(sink, q))
+            break;
+    }
+    gr_mem_free(p.used);
+    return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -98,7 +142,7 @@ static const gr_constraint can_i_win_constraints[] = {
 
 const gr_game gr_game_can_i_win = { .name = "can_i_win",
     .summary = "Pick unused numbers 1..max_choosable; reaching desired_total first wins.",
-    .compounds = ONE, .analyze = analyze_can_i_win,
+    .compounds = ONE, .analyze = analyze_can_i_win, .moves = moves_can_i_win,
     .kind = GR_KIND_SCORE, FIELDS(can_i_win_fields),
     CONSTRAINTS(can_i_win_constraints),
     .example = "{\"game\":\"can_i_win\",\"max_choosable\":10,\"desired_total\":40,\"used\":[1]}"

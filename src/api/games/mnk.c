@@ -44,7 +44,7 @@ static int mnk_move(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, un
     gr_mnk_position after;
     char board[GR_MNK_MAX_CELLS + 1];
     if (gr_mnk_play(g, pos, cell, &after) != GR_OK || gr_mnk_render(g, &after, board, sizeof board) != GR_OK)
-        return gr_fail(q->err, GR_E_INTERNAL, "board", "the best move could not be played; please report this query");
+        return gr_fail(q->err, GR_E_INTERNAL, "board", "a move could not be played; please report this query");
     cJSON *move = gr_ans_move(q);
     cJSON *next = move ? gr_ans_next(q) : NULL;
     if (!next)
@@ -82,13 +82,19 @@ static void mnk_explain(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos
         gr_text_add(t, "draws.");
 }
 
-int gr_mnk_answer(gr_query *q, const gr_mnk *g)
+/* The rules g checked and "board" read into *pos; 0, or -1 with q->err. */
+static int read_position(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
 {
     const char *why = NULL;
     if (gr_mnk_game_check(g, &why) != GR_OK)
         return gr_fail(q->err, GR_E_INVALID_FIELD, "k", "%s", why ? why : "invalid board dimensions");
+    return read_board(q, g, pos);
+}
+
+int gr_mnk_answer(gr_query *q, const gr_mnk *g)
+{
     gr_mnk_position pos;
-    if (read_board(q, g, &pos))
+    if (read_position(q, g, &pos))
         return -1;
     gr_mnk_result r;
     gr_status s = gr_mnk_solve(g, &pos, &q->budget, &r);
@@ -102,16 +108,54 @@ int gr_mnk_answer(gr_query *q, const gr_mnk *g)
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
 }
 
+/* Canonical order: the empty cells by index (row by row, left to right). A
+ * finished game (a line made, or the board full) has no moves. At most 64
+ * cells, so skipping to sink->from walks the board. */
+int gr_mnk_moves(gr_query *q, const gr_mnk *g, gr_move_sink *sink)
+{
+    gr_mnk_position pos;
+    if (read_position(q, g, &pos))
+        return -1;
+    sink->total = pos.over ? 0 : pos.empty;
+    if (pos.over)
+        return 0;
+    unsigned cells = g->rows * g->cols;
+    uint64_t taken = pos.x | pos.o;
+    gr_u128 index = 0;
+    for (unsigned cell = 0; cell < cells; cell++) {
+        if (taken >> cell & 1)
+            continue;
+        if (index++ < sink->from)
+            continue;
+        if (mnk_move(q, g, &pos, cell))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    }
+    return 0;
+}
+
+static int read_rules(gr_query *q, gr_mnk *g)
+{
+    if (read_dimension(q, "rows", &g->rows) || read_dimension(q, "cols", &g->cols) ||
+        read_dimension(q, "k", &g->k))
+        return -1;
+    if ((uint64_t)g->rows * g->cols > GR_MNK_MAX_CELLS)
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "rows",
+                       "rows * cols must be at most %u cells", GR_MNK_MAX_CELLS);
+    return 0;
+}
+
 static int analyze_mnk(gr_query *q)
 {
     gr_mnk g;
-    if (read_dimension(q, "rows", &g.rows) || read_dimension(q, "cols", &g.cols) ||
-        read_dimension(q, "k", &g.k))
-        return -1;
-    if ((uint64_t)g.rows * g.cols > GR_MNK_MAX_CELLS)
-        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "rows",
-                       "rows * cols must be at most %u cells", GR_MNK_MAX_CELLS);
-    return gr_mnk_answer(q, &g);
+    return read_rules(q, &g) ? -1 : gr_mnk_answer(q, &g);
+}
+
+static int moves_mnk(gr_query *q, gr_move_sink *sink)
+{
+    gr_mnk g;
+    return read_rules(q, &g) ? -1 : gr_mnk_moves(q, &g, sink);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -135,7 +179,7 @@ static const gr_constraint mnk_constraints[] = {
 };
 
 const gr_game gr_game_mnk = { .name = "mnk", .summary = "An m,n,k-game: k in a row on a rows x cols board wins.",
-    .compounds = ONE, .analyze = analyze_mnk,
+    .compounds = ONE, .analyze = analyze_mnk, .moves = moves_mnk,
     .kind = GR_KIND_SCORE, FIELDS(mnk_fields),
     CONSTRAINTS(mnk_constraints),
     .example = "{\"game\":\"mnk\",\"rows\":3,\"cols\":4,\"k\":3,\"board\":\"............\"}"

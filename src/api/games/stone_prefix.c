@@ -24,23 +24,33 @@ static int prefix_move(gr_query *q, const int64_t *stones, size_t n, uint64_t m,
     return 0;
 }
 
+/* Reads "stones" (at most GR_STONE_PREFIX_MAX_N piles, *stones malloc'd) and
+ * "m"; 0, or -1 with q->err filled and nothing to free. */
+static int read_prefix(gr_query *q, int64_t **stones, size_t *n, uint64_t *m)
+{
+    uint64_t one = 1;
+    if (gr_score_read_stones(q, false, stones, n))
+        return -1;
+    if (*n > GR_STONE_PREFIX_MAX_N) {
+        gr_fail(q->err, GR_E_TOO_MANY, "stones", "stone_prefix takes at most %u piles; "
+                "this row has %zu", GR_STONE_PREFIX_MAX_N, *n);
+    } else if (gr_q_u64(q, "m", &one, m) == 0) {
+        if (*m > 0)
+            return 0;
+        gr_fail(q->err, GR_E_OUT_OF_RANGE, "m", "\"m\" must be at least 1");
+    }
+    free(*stones);
+    *stones = NULL;
+    return -1;
+}
+
 static int analyze_stone_prefix(gr_query *q)
 {
     int64_t *stones;
     size_t n;
-    uint64_t m, one = 1, take = 0;
-    if (gr_score_read_stones(q, false, &stones, &n))
+    uint64_t m, take = 0;
+    if (read_prefix(q, &stones, &n, &m))
         return -1;
-    if (n > GR_STONE_PREFIX_MAX_N) {
-        free(stones);
-        return gr_fail(q->err, GR_E_TOO_MANY, "stones", "stone_prefix takes at most %u piles; "
-                       "this row has %zu", GR_STONE_PREFIX_MAX_N, n);
-    }
-    if (gr_q_u64(q, "m", &one, &m) || (m == 0 && gr_fail(q->err, GR_E_OUT_OF_RANGE, "m",
-                                                         "\"m\" must be at least 1"))) {
-        free(stones);
-        return -1;
-    }
     gr_i128 value = 0, total = gr_score_sum(stones, n);
     gr_status s = gr_stone_prefix(stones, n, m, &q->budget, &value, &take);
     int rc = 0;
@@ -58,6 +68,31 @@ static int analyze_stone_prefix(gr_query *q)
     free(stones);
     return rc;
 }
+
+/* Canonical order: x = 1, 2, ..., min(2M, piles). At most
+ * GR_STONE_PREFIX_MAX_N moves, so skipping to sink->from is a start index. */
+static int moves_stone_prefix(gr_query *q, gr_move_sink *sink)
+{
+    int64_t *stones;
+    size_t n;
+    uint64_t m;
+    if (read_prefix(q, &stones, &n, &m))
+        return -1;
+    uint64_t count = m >= (n + 1) / 2 ? n : 2 * m; /* min(2M, n) without overflowing 2M */
+    sink->total = count;
+    int rc = 0;
+    for (uint64_t take = 1; take <= count && rc == 0; take++) {
+        if (take - 1 < sink->from)
+            continue;
+        if (prefix_move(q, stones, n, m, take))
+            rc = -1;
+        else if (!sink->put(sink, q))
+            break;
+    }
+    free(stones);
+    return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field stone_prefix_fields[] = {
@@ -71,7 +106,7 @@ static const gr_field stone_prefix_fields[] = {
 
 const gr_game gr_game_stone_prefix = { .name = "stone_prefix",
     .summary = "Take the first x piles, 1 <= x <= 2M, then M = max(M, x); most stones wins.",
-    .compounds = ONE, .analyze = analyze_stone_prefix,
+    .compounds = ONE, .analyze = analyze_stone_prefix, .moves = moves_stone_prefix,
     .kind = GR_KIND_SCORE, FIELDS(stone_prefix_fields),
     .example = "{\"game\":\"stone_prefix\",\"stones\":[1,2,3,4,5,100],\"m\":1}"
 };

@@ -47,6 +47,30 @@ static int analyze_stone_row(gr_query *q)
     free(stones);
     return rc;
 }
+/* Canonical order: take the first pile, then take the last. A row of one
+ * pile has the one move (its first and last pile are the same pile). */
+static int moves_stone_row(gr_query *q, gr_move_sink *sink)
+{
+    int64_t *stones;
+    size_t n;
+    if (gr_score_read_stones(q, false, &stones, &n))
+        return -1;
+    static const gr_row_end ends[] = { GR_ROW_FIRST, GR_ROW_LAST };
+    size_t count = n < 2 ? n : 2;
+    sink->total = count;
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        if (i < sink->from)
+            continue;
+        if (row_move(q, stones, n, ends[i]))
+            rc = -1;
+        else if (!sink->put(sink, q))
+            break;
+    }
+    free(stones);
+    return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field stone_row_fields[] = {
@@ -56,7 +80,7 @@ static const gr_field stone_row_fields[] = {
 };
 
 const gr_game gr_game_stone_row = { .name = "stone_row", .summary = "Take the first or the last pile of a row; most stones wins.",
-    .compounds = ONE, .analyze = analyze_stone_row,
+    .compounds = ONE, .analyze = analyze_stone_row, .moves = moves_stone_row,
     .kind = GR_KIND_SCORE, FIELDS(stone_row_fields),
     .example = "{\"game\":\"stone_row\",\"stones\":[3,9,1,2]}"
 };

@@ -8,6 +8,13 @@ static int analyze_tictactoe(gr_query *q)
     return gr_mnk_answer(q, &g);
 }
 
+/* The empty cells by index, as mnk lists them. */
+static int moves_tictactoe(gr_query *q, gr_move_sink *sink)
+{
+    gr_mnk g = { 3, 3, 3 };
+    return gr_mnk_moves(q, &g, sink);
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field tictactoe_fields[] = {
@@ -19,7 +26,7 @@ static const gr_field tictactoe_fields[] = {
 
 const gr_game gr_game_tictactoe = { .name = "tictactoe",
     .summary = "Noughts and crosses on a 3x3 board; the side to move follows from the counts.",
-    .compounds = ONE, .analyze = analyze_tictactoe,
+    .compounds = ONE, .analyze = analyze_tictactoe, .moves = moves_tictactoe,
     .kind = GR_KIND_SCORE, FIELDS(tictactoe_fields),
     .example = "{\"game\":\"tictactoe\",\"board\":\"XX.OO....\"}"
 };
