@@ -124,6 +124,10 @@ typedef struct gr_game {
     int (*moves)(gr_query *q, gr_move_sink *sink);
     /* The catalogue's description; every entry sets all of these but the notes. */
     gr_game_kind kind;
+    /* A move itself scores (the stone rows): whether it wins for its mover
+     * is not the outcome of the position after it, so a listing of moves
+     * gives that outcome without "winning". */
+    bool move_scores;
     bool misere_any;              /* misere for any position, not one heap or token only */
     const char *compound_note;    /* conditions on the compounds beyond `compounds`, or NULL */
     const gr_field *fields;       /* every member analyze reads but game, convention, compound */

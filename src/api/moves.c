@@ -254,14 +254,16 @@ url_limit:
 
 /* ---- the answer ------------------------------------------------------------------- */
 
-static void put_entry(gr_buf *b, const listed *m)
+static void put_entry(gr_buf *b, const listed *m, bool move_scores)
 {
     gr_buf_str(b, "{\"move\":");
     gr_buf_put(b, m->move.data, m->move.len);
     gr_buf_str(b, ",\"next\":");
     gr_buf_put(b, m->next.data, m->next.len);
     if (m->known) {
-        gr_buf_str(b, winning(m) ? ",\"winning\":true,\"winner\":" : ",\"winning\":false,\"winner\":");
+        if (!move_scores)
+            gr_buf_str(b, winning(m) ? ",\"winning\":true" : ",\"winning\":false");
+        gr_buf_str(b, ",\"winner\":");
         gr_buf_json_string(b, m->winner);
         gr_buf_str(b, ",\"grundy\":");
         if (m->grundy_known)
@@ -297,7 +299,7 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
     for (size_t i = 0; i < p->count; i++) {
         if (i)
             gr_buf_put(&b, ",", 1);
-        put_entry(&b, &p->first[i]);
+        put_entry(&b, &p->first[i], game->move_scores);
     }
     gr_buf_str(&b, "],\"cursor\":");
     if (p->next_cursor < p->total) {
@@ -310,6 +312,10 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
     if (p->unknown)
         gr_buf_str(&b, ",\"note\":\"the compute budget did not reach the outcome of every move: "
                        "those listed without winner, grundy or value were not evaluated\"");
+    else if (game->move_scores)
+        gr_buf_str(&b, ",\"note\":\"a move of this game scores by itself, so whether it wins is not "
+                       "the outcome after it: each entry gives the value of next for the player who "
+                       "moves there; POST /v1/analyze gives the best move\"");
     else if (!p->winning_first)
         gr_buf_str(&b, ",\"note\":\"the position has more moves than are listed whole, so they page in "
                        "the game's canonical order; POST /v1/analyze gives a winning move\"");
@@ -346,7 +352,7 @@ static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game,
     }
     page_out p = { .total = total, .winning_first = whole };
     size_t known = evaluate_all(svc, q, paging_members, &c);
-    p.winning_first = whole && known == c.n;
+    p.winning_first = whole && known == c.n && !game->move_scores;
     if (p.winning_first)
         order_winning_first(&c);
     size_t start = whole ? (size_t)pg->cursor : 0;

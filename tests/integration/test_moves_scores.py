@@ -12,7 +12,8 @@ HTTP; every response is held to openapi.yaml at the end). For each:
 - `total` and the multiset of `next` equal brute.legal_next (its canonical
   order), and every `move` agrees with its `next` by the rules;
 - the list is the canonical order with winning moves moved first
-  ("order": "winning_first");
+  ("order": "winning_first"), but for the stone games, whose moves score by
+  themselves: canonical order, no `winning`, and a note saying why;
 - each outcome (`winner`, `value`, `grundy` null) equals brute.solve and
   `grundy query` of {...request, ...next}; `winning` is true exactly when
   that position is a loss for its mover (so every winning move is replayed);
@@ -51,6 +52,9 @@ TAP = Tap()
 PORT = None
 LOCAL = threading.local()
 NOTES = []
+# The games whose moves score by themselves: listed in canonical order with
+# no "winning" (the outcome after a move is not whether it wins).
+SCORING = ("stone_row", "stone_prefix", "stone_front3")
 
 # Shapes (rows, cols, k) whose every reachable board is listed.
 MNK_SHAPES = [(1, 1, 1), (1, 2, 2), (1, 3, 2), (1, 4, 3), (2, 2, 2), (2, 3, 2), (2, 3, 3),
@@ -134,15 +138,6 @@ def move_problem(q, mv, nx):
     return None if got == want else "move %r, want %r" % (got, want)
 
 
-def overall_win(q, mv, nx, value_next):
-    """Stone games: does the move win the whole remaining game for its mover
-    (what it takes plus what it keeps against what the opponent gets)?"""
-    if q["game"] == "stone_prefix":
-        rest = sum(int(x) for x in nx["stones"])
-        return mv["stones"] + rest - value_next > value_next
-    return mv["stones"] - value_next > 0
-
-
 # ---------------------------------------------------------------------------
 # checking one listing
 
@@ -156,20 +151,23 @@ class Listing:
         self.after = []      # (query, merged request, entry)
         self.best = []       # (query, entries)
         self.counts = collections.Counter()
-        self.misleading = collections.Counter()
 
     def check(self, q, resp):
+        """A listing of q: for the games whose moves score (SCORING) in
+        canonical order, without "winning", with the note saying why."""
         p = self.problems
+        scoring = q["game"] in SCORING
         tag = short(q)
         if resp.status != 200 or not isinstance(resp.json, dict):
             p.append("%s: status %d %r" % (tag, resp.status, resp.raw[:300]))
             return None
         a = resp.json
         canon = brute.legal_next(q)
-        head = {"game": q["game"], "convention": "normal", "total": len(canon), "order": "winning_first",
-                "cursor": None}
+        head = {"game": q["game"], "convention": "normal", "total": len(canon),
+                "order": "canonical" if scoring else "winning_first", "cursor": None}
+        members = ["game", "convention", "total", "order", "moves", "cursor"] + (["note"] if scoring else [])
         got = {k: a.get(k) for k in head}
-        if got != head or "note" in a or list(a) != ["game", "convention", "total", "order", "moves", "cursor"]:
+        if got != head or list(a) != members:
             p.append("%s: head %r (members %r), want %r" % (tag, got, list(a), head))
             return None
         entries = a["moves"]
@@ -177,8 +175,8 @@ class Listing:
             p.append("%s: next %r, brute force %r" % (tag, [e.get("next") for e in entries], canon))
             return None
         solved = {key(n): brute.solve(brute.merge(q, n)) for n in canon}
-        wins = [n for n in canon if solved[key(n)].winner == "second"]
-        want_order = [key(n) for n in wins] + [key(n) for n in canon if solved[key(n)].winner != "second"]
+        wins = [n for n in canon if solved[key(n)].winner == "second" and not scoring]
+        want_order = [key(n) for n in wins] + [key(n) for n in canon if key(n) not in set(map(key, wins))]
         if [key(e["next"]) for e in entries] != want_order:
             p.append("%s: order %r, want winning first then canonical %r" % (tag, [e["next"] for e in entries],
                                                                              want_order))
@@ -192,21 +190,19 @@ class Listing:
 
     def check_entry(self, q, e, want):
         tag = short(q)
-        if list(e) != ["move", "next", "winning", "winner", "grundy", "value"]:
+        scoring = q["game"] in SCORING
+        if list(e) != ["move", "next"] + ([] if scoring else ["winning"]) + ["winner", "grundy", "value"]:
             self.problems.append("%s: entry members %r" % (tag, list(e)))
             return
         why = move_problem(q, e["move"], e["next"])
         if why:
             self.problems.append("%s: %s" % (tag, why))
-        got = (e["winner"], e["grundy"], e["value"], e["winning"])
-        wanted = (want.winner, None, want.value, want.winner == "second")
+        got = (e["winner"], e["grundy"], e["value"], e.get("winning"))
+        wanted = (want.winner, None, want.value, None if scoring else want.winner == "second")
         if got != wanted:
             self.problems.append("%s: after %s: winner, grundy, value, winning %r; brute force %r"
                                  % (tag, short(e["move"]), got, wanted))
         self.after.append((q, brute.merge(q, e["next"]), e))
-        if q["game"] in ("stone_row", "stone_prefix", "stone_front3") and \
-                e["winning"] != overall_win(q, e["move"], e["next"], e["value"]):
-            self.misleading[q["game"]] += 1
 
     def finish(self):
         """The outcomes against `grundy query`, and analyze's best move listed."""
@@ -237,9 +233,6 @@ def list_exhaustively(queries):
     games = sorted(g for g in lst.counts if g != "moves")
     TAP.diag("%s: %s positions, %d moves checked" % (", ".join(games), sum(lst.counts[g] for g in games),
                                                       lst.counts["moves"]))
-    for g, n in sorted(lst.misleading.items()):
-        NOTES.append("%s: %d moves whose `winning` (next is lost by its mover) differs from whether the "
-                     "move wins the whole game (what it takes counted)" % (g, n))
     return problems
 
 
@@ -434,7 +427,7 @@ def t_large():
             problems.append("%s: next %s" % (short(body), short([e["next"] for e in a["moves"]])))
         for e in a["moves"]:
             w = brute.solve(brute.merge(body, e["next"]))
-            if (e["winner"], e["value"], e["winning"]) != (w.winner, w.value, w.winner == "second"):
+            if (e["winner"], e["value"], e.get("winning")) != (w.winner, w.value, None):
                 problems.append("%s: after %s: %r, brute force %r" % (short(body), short(e["move"]),
                                                                        (e["winner"], e["value"]), w))
     long_row = [INT_MAX - i for i in range(40000)]

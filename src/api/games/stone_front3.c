@@ -78,6 +78,6 @@ static const gr_field stone_front3_fields[] = {
 const gr_game gr_game_stone_front3 = { .name = "stone_front3",
     .summary = "Take 1 to 3 piles from the front (values may be negative); most wins.",
     .compounds = ONE, .analyze = analyze_stone_front3, .moves = moves_stone_front3,
-    .kind = GR_KIND_SCORE, FIELDS(stone_front3_fields),
+    .kind = GR_KIND_SCORE, .move_scores = true, FIELDS(stone_front3_fields),
     .example = "{\"game\":\"stone_front3\",\"stones\":[1,2,3,-9]}"
 };

@@ -107,6 +107,6 @@ static const gr_field stone_prefix_fields[] = {
 const gr_game gr_game_stone_prefix = { .name = "stone_prefix",
     .summary = "Take the first x piles, 1 <= x <= 2M, then M = max(M, x); most stones wins.",
     .compounds = ONE, .analyze = analyze_stone_prefix, .moves = moves_stone_prefix,
-    .kind = GR_KIND_SCORE, FIELDS(stone_prefix_fields),
+    .kind = GR_KIND_SCORE, .move_scores = true, FIELDS(stone_prefix_fields),
     .example = "{\"game\":\"stone_prefix\",\"stones\":[1,2,3,4,5,100],\"m\":1}"
 };

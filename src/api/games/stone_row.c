@@ -18,8 +18,8 @@ static int row_move(gr_query *q, const int64_t *stones, size_t n, gr_row_end end
     gr_json_add_u64(move, "pile", pile);
     gr_json_add_i128(move, "stones", stones[pile]);
     gr_text t = { .len = 0 };
-    gr_text_add(&t, "Take the %s pile (%" PRId64 " stones).", end == GR_ROW_FIRST ? "first" : "last",
-                stones[pile]);
+    gr_text_add(&t, "Take the %s pile (%" PRId64 " %s).", end == GR_ROW_FIRST ? "first" : "last",
+                stones[pile], stones[pile] == 1 ? "stone" : "stones");
     cJSON_AddStringToObject(move, "text", t.buf);
     return gr_score_next_stones(q, stones, end == GR_ROW_FIRST ? 1 : 0, n - 1);
 }
@@ -81,6 +81,6 @@ static const gr_field stone_row_fields[] = {
 
 const gr_game gr_game_stone_row = { .name = "stone_row", .summary = "Take the first or the last pile of a row; most stones wins.",
     .compounds = ONE, .analyze = analyze_stone_row, .moves = moves_stone_row,
-    .kind = GR_KIND_SCORE, FIELDS(stone_row_fields),
+    .kind = GR_KIND_SCORE, .move_scores = true, FIELDS(stone_row_fields),
     .example = "{\"game\":\"stone_row\",\"stones\":[3,9,1,2]}"
 };
