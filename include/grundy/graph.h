@@ -17,7 +17,9 @@ typedef struct gr_graph {
 } gr_graph;
 
 /* Builds the adjacency (CSR) from edge lists from[i] -> to[i]; every index
- * must be < nnodes (GR_EINVAL otherwise). Duplicate edges are kept. */
+ * must be < nnodes (GR_EINVAL otherwise). Duplicate edges are kept, and each
+ * node's successors keep the order of the edge list (POST /v1/moves lists
+ * them in that order). */
 gr_status gr_graph_build(uint32_t nnodes, const uint32_t *from, const uint32_t *to,
                          uint32_t nedges, gr_graph *g);
 

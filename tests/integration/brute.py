@@ -22,11 +22,23 @@ Queries are the request dicts sent to POST /v1/analyze. Main entry points:
                                for huge integers (no enumeration)
     merge(query, nxt)       -> {**query, **nxt}
 
+Tokens on a board (graph, grid), cycles and misere play included:
+
+    token_board(query)      -> (succ, tokens): each node's successors, one
+                               per edge or distinct step, in board order
+    token_moves(query)      -> [(token, from, to)] in the order POST
+                               /v1/moves lists them (canonical order)
+    TokenGame(succ, misere) -> outcome() 'W' / 'L' / 'D' by retrograde
+                               analysis of the whole sum, value() the
+                               sum's (Smith) value or None when infinite
+    solve_tokens(query)     -> Result for graph and grid, any graph
+
 Python 3 standard library only.
 """
 
 import math
 import sys
+from collections import deque
 from functools import lru_cache
 
 sys.setrecursionlimit(20000)
@@ -386,6 +398,159 @@ def graph_grundy(edges, nodes=None):
 
 
 # ---------------------------------------------------------------------------
+# Tokens on a board: graph (edges) and grid (steps on rows x cols squares).
+# Nodes are the client's ids (graph) or (row, col) tuples (grid).
+
+GRID_DEFAULT_STEPS = [(-2, 1), (-2, -1), (1, -2), (-1, -2)]
+
+
+def _graph_board(query):
+    succ = {}
+    for u, v in (tuple(ints(e)) for e in query["edges"]):
+        succ.setdefault(u, []).append(v)  # an edge given twice is two moves
+        succ.setdefault(v, [])
+    if query.get("nodes") is not None:
+        for v in range(as_int(query["nodes"])):
+            succ.setdefault(v, [])
+    tokens = ints(query["tokens"])
+    for t in tokens:
+        succ.setdefault(t, [])
+    return succ, tokens
+
+
+def _grid_board(query):
+    rows = as_int(query["rows"]) if query.get("rows") is not None else 15
+    cols = as_int(query["cols"]) if query.get("cols") is not None else 15
+    steps = []
+    for st in (query["steps"] if query.get("steps") is not None else GRID_DEFAULT_STEPS):
+        st = (int(st[0]), int(st[1]))
+        if st not in steps:  # repeats are ignored
+            steps.append(st)
+    succ = {}
+    for r in range(rows):
+        for c in range(cols):
+            succ[(r, c)] = [(r + dr, c + dc) for dr, dc in steps
+                            if 0 <= r + dr < rows and 0 <= c + dc < cols]
+    return succ, [tuple(ints(t)) for t in query["tokens"]]
+
+
+def token_board(query):
+    """(succ, tokens) of a graph or grid query: succ[node] lists the node's
+    successors in board order (graph: edges in request order, repeats kept;
+    grid: steps in request order, repeats dropped, off-board ones left out)."""
+    return _graph_board(query) if query["game"] == "graph" else _grid_board(query)
+
+
+def node_json(node):
+    return list(node) if isinstance(node, tuple) else node
+
+
+def token_moves(query):
+    """Every move as (token index, from node, to node), token by token in
+    request order, each token's successors in board order."""
+    succ, tokens = token_board(query)
+    return [(i, t, v) for i, t in enumerate(tokens) for v in succ[t]]
+
+
+def token_next(query, move):
+    i, _, v = move
+    tokens = [node_json(t) for t in token_board(query)[1]]
+    tokens[i] = node_json(v)
+    return {"tokens": tokens}
+
+
+def retrograde(starts, succ, misere=False):
+    """Outcome 'W' / 'L' / 'D' for the player to move of every state reachable
+    from `starts` (succ(state) -> iterable of states), by retrograde analysis:
+    a state without moves is lost (won under misere play), a state with a move
+    to a lost state is won, a state whose moves all lead to won states is
+    lost, and every state left undecided is a draw."""
+    succs, dq = {}, deque()
+    for s in starts:
+        if s not in succs:
+            succs[s] = None
+            dq.append(s)
+    while dq:
+        s = dq.popleft()
+        succs[s] = set(succ(s))
+        for t in succs[s]:
+            if t not in succs:
+                succs[t] = None
+                dq.append(t)
+    preds = {s: [] for s in succs}
+    left, res, queue = {}, {}, deque()
+    for s, ss in succs.items():
+        left[s] = len(ss)
+        for t in ss:
+            preds[t].append(s)
+        if not ss:
+            res[s] = "W" if misere else "L"
+            queue.append(s)
+    while queue:
+        t = queue.popleft()
+        for s in preds[t]:
+            if s in res:
+                continue
+            if res[t] == "L":
+                res[s] = "W"
+                queue.append(s)
+            else:
+                left[s] -= 1
+                if left[s] == 0:
+                    res[s] = "L"
+                    queue.append(s)
+    for s in succs:
+        res.setdefault(s, "D")
+    return res
+
+
+class TokenGame:
+    """The disjunctive sum of tokens on one board, plus an optional nim heap
+    (for values): states (sorted tokens, heap). Misere play: the player who
+    cannot move wins (with the heap at 0)."""
+
+    def __init__(self, succ, misere=False):
+        self.succ = succ
+        self.misere = misere
+        self.res = {}
+        deg = max((len(set(v)) for v in succ.values()), default=0)
+        self.value_bound = 1 << deg.bit_length()  # every finite value is <= the out-degree
+
+    def _moves(self, state):
+        tokens, h = state
+        for i, t in enumerate(tokens):
+            for v in self.succ[t]:
+                yield (tuple(sorted(tokens[:i] + (v,) + tokens[i + 1:])), h)
+        for k in range(h):
+            yield (tokens, k)
+
+    def outcome(self, tokens, heap=0):
+        s = (tuple(sorted(tokens)), heap)
+        if s not in self.res:
+            self.res.update(retrograde([s], self._moves, self.misere))
+        return self.res[s]
+
+    def value(self, tokens):
+        """The sum's value under normal play: the g for which the sum plus a
+        nim heap of g is a loss (Smith: there is one exactly when every
+        token's value is finite), or None."""
+        for g in range(self.value_bound):
+            if self.outcome(tokens, g) == "L":
+                return g
+        return None
+
+
+def solve_tokens(query):
+    """Result(winner, grundy, None) of a graph or grid query, cycles allowed;
+    grundy None under misere play or when some token's value is infinite."""
+    misere = (query.get("convention") or "normal") == "misere"
+    succ, tokens = token_board(query)
+    game = TokenGame(succ, misere)
+    winner = {"W": "first", "L": "second", "D": "draw"}[game.outcome(tokens)]
+    return Result(winner, None if misere else game.value(tokens), None)
+
+
+# ---------------------------------------------------------------------------
 # Score games (not impartial: no Grundy values). Every value is from the point
 # of view of the player to move, with best play by both.
 
@@ -670,6 +835,8 @@ def solve(query):
     conv = query.get("convention") or "normal"
     if conv not in ("normal", "misere"):
         raise ValueError("convention")
+    if game == "grid":
+        return solve_tokens(query)
     if conv == "misere" and game != "nim":
         raise ValueError("misere only for nim")
     if game in SCORE_GAMES:
@@ -781,6 +948,8 @@ def legal_next(query):
                 if u == t:
                     out.append({"tokens": tokens[:i] + [v] + tokens[i + 1:]})
         return out
+    if game == "grid":
+        return [token_next(query, m) for m in token_moves(query)]
     if game in ("tictactoe", "mnk"):
         rows, cols, k = mnk_rules(query)
         b = query["board"]
@@ -1060,5 +1229,16 @@ if __name__ == "__main__":
     check(can_i_win_value(10, 11, []) == -1, "can I win 10, 11")
     check(can_i_win_value(10, 1, []) == 1, "can I win 10, 1")
     check(can_i_win_value(5, 50, []) == 0, "can I win 5, 50 is a draw")
+    # tokens: a 2-cycle is a draw, with an exit it is a win; values agree
+    # with the mex on an acyclic board.
+    two = {"game": "graph", "edges": [[0, 1], [1, 0]], "tokens": [0]}
+    check(solve_tokens(two).winner == "draw" and solve_tokens(two).grundy is None, "2-cycle")
+    exit_ = {"game": "graph", "edges": [[0, 1], [1, 0], [1, 2]], "tokens": [1]}
+    check(solve_tokens(exit_).winner == "first", "2-cycle with an exit")
+    check(solve_tokens(dict(exit_, convention="misere")).winner == "draw", "misere 2-cycle with an exit")
+    dag = {"game": "graph", "edges": [[0, 1], [1, 2], [0, 2], [2, 3]], "tokens": [0, 1, 1]}
+    check(solve_tokens(dag).grundy == graph_grundy([[0, 1], [1, 2], [0, 2], [2, 3]])[0], "dag values")
+    check(len(legal_next({"game": "grid", "rows": 2, "cols": 2, "steps": [[0, 1], [0, 1], [1, 0]],
+                          "tokens": [[0, 0]]})) == 2, "grid steps deduplicated")
     print("ok" if not fails else "%d failures" % fails)
     sys.exit(1 if fails else 0)

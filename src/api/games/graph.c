@@ -151,7 +151,8 @@ static void graph_node_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "node %" PRIu64, client_id(ctx, v));
 }
 
-static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g)
+/* Answers the position (sink NULL) or lists its moves into sink. */
+static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, gr_move_sink *sink)
 {
     char board[96];
     snprintf(board, sizeof board, "a graph with %" PRIu32 " node%s and %zu edge%s", g->nnodes,
@@ -159,10 +160,10 @@ static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g)
     gr_token_board b = { .graph = g, .at = in->dense + 2 * in->nedges, .ntokens = in->ntokens,
                          .ctx = in, .node_item = graph_node_item, .node_text = graph_node_text,
                          .board = board };
-    return gr_token_sum(q, &b);
+    return sink ? gr_token_moves(q, &b, sink) : gr_token_sum(q, &b);
 }
 
-static int solve_graph(gr_query *q, const graph_input *in)
+static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink)
 {
     gr_graph g = { 0 };
     uint32_t *from = malloc((in->nedges + 1) * sizeof *from), *to = malloc((in->nedges + 1) * sizeof *to);
@@ -179,7 +180,7 @@ static int solve_graph(gr_query *q, const graph_input *in)
     if (s != GR_OK)
         rc = gr_fail_engine(q->err, s, "edges", "this graph");
     else
-        rc = graph_answer(q, in, &g);
+        rc = graph_answer(q, in, &g, sink);
 out:
     gr_graph_free(&g);
     free(from);
@@ -187,14 +188,28 @@ out:
     return rc;
 }
 
-static int analyze_graph(gr_query *q)
+static int read_and_solve(gr_query *q, gr_move_sink *sink)
 {
     graph_input in = { 0 };
     int rc = read_graph(q, &in);
     if (rc == 0)
-        rc = solve_graph(q, &in);
+        rc = solve_graph(q, &in, sink);
     free_input(&in);
     return rc;
+}
+
+static int analyze_graph(gr_query *q)
+{
+    return read_and_solve(q, NULL);
+}
+
+/* Canonical order: token by token as "tokens" lists them; a token's moves
+ * follow the edges leaving its node in the order "edges" lists them. Each
+ * edge is one move, so an edge given twice is listed twice; a self-loop
+ * [u, u] is a move that leaves the position as it was. */
+static int moves_graph(gr_query *q, gr_move_sink *sink)
+{
+    return read_and_solve(q, sink);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -219,7 +234,7 @@ static const gr_constraint graph_constraints[] = {
 
 const gr_game gr_game_graph = { .name = "graph", .summary = "Move one token along an edge of a directed graph (cycles allowed).",
     .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_graph,
-    .kind = GR_KIND_IMPARTIAL, FIELDS(graph_fields),
+    .moves = moves_graph, .kind = GR_KIND_IMPARTIAL, FIELDS(graph_fields),
     CONSTRAINTS(graph_constraints),
     .example = "{\"game\":\"graph\",\"edges\":[[0,1],[1,2]],\"tokens\":[0,0,1],\"nodes\":3}"
 };

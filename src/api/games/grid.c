@@ -173,7 +173,8 @@ static void square_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "[%" PRIu64 ", %" PRIu64 "]", v / g->cols, v % g->cols);
 }
 
-static int analyze_grid(gr_query *q)
+/* Answers the position (sink NULL) or lists its moves into sink. */
+static int read_and_solve(gr_query *q, gr_move_sink *sink)
 {
     grid g = { .nsteps = 0 };
     gr_graph board = { 0 };
@@ -190,12 +191,25 @@ static int analyze_grid(gr_query *q)
                  g.cols, g.nsteps, g.nsteps == 1 ? "" : "s");
         gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
                              .node_item = square_item, .node_text = square_text, .board = name };
-        rc = gr_token_sum(q, &b);
+        rc = sink ? gr_token_moves(q, &b, sink) : gr_token_sum(q, &b);
     }
     gr_graph_free(&board);
     free(g.steps);
     free(g.at);
     return rc;
+}
+
+static int analyze_grid(gr_query *q)
+{
+    return read_and_solve(q, NULL);
+}
+
+/* Canonical order: token by token as "tokens" lists them; a token's moves
+ * follow "steps" in the order given, repeats dropped (as the reader drops
+ * them), each step that keeps the token on the board once. */
+static int moves_grid(gr_query *q, gr_move_sink *sink)
+{
+    return read_and_solve(q, sink);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -222,7 +236,7 @@ static const gr_constraint grid_constraints[] = {
 
 const gr_game gr_game_grid = { .name = "grid", .summary = "Move one token by one of the steps on a rows x cols board.",
     .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_grid,
-    .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
+    .moves = moves_grid, .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
     CONSTRAINTS(grid_constraints),
     .example = "{\"game\":\"grid\",\"rows\":4,\"cols\":5,\"steps\":[[0,1],[0,-1],[1,0]],"
                "\"tokens\":[[0,0],[2,3]]}"

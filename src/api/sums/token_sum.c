@@ -58,7 +58,8 @@ static cJSON *move_entry(gr_query *q, cJSON *move, cJSON *list)
 
 /* ans.move and ans.next for tokens moving to dest[i] (STAY: unmoved). One
  * moving token gives {token, from, to, text}; with `multi`, the move is
- * {"moves": [...], "text"}. `why` ends the sentence. */
+ * {"moves": [...], "text"}. `why` ends the sentence (NULL: the move alone,
+ * as a listed move is written). */
 static int answer_tokens(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
                          const char *why)
 {
@@ -85,7 +86,9 @@ static int answer_tokens(gr_query *q, const gr_token_board *b, const uint32_t *d
         gr_text_add(&t, " to ");
         b->node_text(b->ctx, to, &t);
     }
-    gr_text_add(&t, ": %s.", why);
+    if (why)
+        gr_text_add(&t, ": %s", why);
+    gr_text_add(&t, ".");
     cJSON_AddStringToObject(move, "text", t.buf);
     return 0;
 }
@@ -187,13 +190,18 @@ static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o
     return answer_one(q, b, 0, v, "this keeps the game drawn");
 }
 
+static int misere_refused(gr_query *q)
+{
+    return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
+                   "misere play is answered for one token only: a misere sum is not decided "
+                   "by the XOR of Grundy values; send one token, or use \"convention\": "
+                   "\"normal\"");
+}
+
 static int misere_single(gr_query *q, const gr_token_board *b)
 {
     if (b->ntokens > 1)
-        return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
-                       "misere play is answered for one token only: a misere sum is not decided "
-                       "by the XOR of Grundy values; send one token, or use \"convention\": "
-                       "\"normal\"");
+        return misere_refused(q);
     if (b->ntokens == 0) {
         q->ans.winner = "first";
         gr_text_add(&q->ans.explanation, "No tokens: the player to move cannot move, and under "
@@ -548,4 +556,37 @@ int gr_token_sum(gr_query *q, const gr_token_board *b)
     }
     free(values);
     return rc;
+}
+
+/* ---- listing moves (POST /v1/moves) --------------------------------------- */
+
+static uint32_t out_degree(const gr_graph *g, uint32_t u)
+{
+    return g->first[u + 1] - g->first[u];
+}
+
+int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
+{
+    if (q->misere && b->ntokens > 1)
+        return misere_refused(q); /* no position after a move could be answered either */
+    const gr_graph *g = b->graph;
+    sink->total = 0;
+    for (size_t i = 0; i < b->ntokens; i++)
+        sink->total += out_degree(g, b->at[i]);
+    gr_u128 skip = sink->from;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t u = b->at[i], deg = out_degree(g, u);
+        if (skip >= deg) {
+            skip -= deg;
+            continue;
+        }
+        for (uint32_t e = g->first[u] + (uint32_t)skip; e < g->first[u + 1]; e++) {
+            if (answer_one(q, b, i, g->succ[e], NULL))
+                return -1;
+            if (!sink->put(sink, q))
+                return q->err->code ? -1 : 0;
+        }
+        skip = 0;
+    }
+    return 0;
 }
