@@ -9,7 +9,6 @@
 #include "api/sums/heap_sum.h"
 #include "grundy/loopy.h"
 
-#define STAY UINT32_MAX       /* a token that does not move */
 #define OPTIONS_SHOWN 32      /* finite option values listed per infinite token */
 
 static const char *outcome_name(uint8_t r)
@@ -40,7 +39,7 @@ static uint32_t *new_dest(gr_query *q, size_t n)
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
-        dest[i] = STAY;
+        dest[i] = GR_TOKEN_STAY;
     return dest;
 }
 
@@ -56,11 +55,11 @@ static cJSON *move_entry(gr_query *q, cJSON *move, cJSON *list)
     return one;
 }
 
-/* ans.move and ans.next for tokens moving to dest[i] (STAY: unmoved). One
+/* ans.move and ans.next for tokens moving to dest[i] (GR_TOKEN_STAY: unmoved). One
  * moving token gives {token, from, to, text}; with `multi`, the move is
  * {"moves": [...], "text"}. `why` ends the sentence (NULL: the move alone,
  * as a listed move is written). */
-static int answer_tokens(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
+int gr_token_answer_move(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
                          const char *why)
 {
     cJSON *move = gr_ans_move(q);
@@ -71,9 +70,9 @@ static int answer_tokens(gr_query *q, const gr_token_board *b, const uint32_t *d
         return gr_oom(q);
     gr_text t = { .len = 0 };
     for (size_t i = 0; i < b->ntokens; i++) {
-        uint32_t to = dest[i] == STAY ? b->at[i] : dest[i];
+        uint32_t to = dest[i] == GR_TOKEN_STAY ? b->at[i] : dest[i];
         cJSON_AddItemToArray(arr, b->node_item(b->ctx, to));
-        if (dest[i] == STAY)
+        if (dest[i] == GR_TOKEN_STAY)
             continue;
         cJSON *one = move_entry(q, move, list);
         if (!one)
@@ -99,7 +98,7 @@ static int answer_one(gr_query *q, const gr_token_board *b, size_t i, uint32_t v
     if (!dest)
         return -1;
     dest[i] = v;
-    int rc = answer_tokens(q, b, dest, false, why);
+    int rc = gr_token_answer_move(q, b, dest, false, why);
     free(dest);
     return rc;
 }
@@ -190,7 +189,7 @@ static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o
     return answer_one(q, b, 0, v, "this keeps the game drawn");
 }
 
-static int misere_refused(gr_query *q)
+int gr_token_misere_refused(gr_query *q)
 {
     return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "convention",
                    "misere play is answered for one token only: a misere sum is not decided "
@@ -201,7 +200,7 @@ static int misere_refused(gr_query *q)
 static int misere_single(gr_query *q, const gr_token_board *b)
 {
     if (b->ntokens > 1)
-        return misere_refused(q);
+        return gr_token_misere_refused(q);
     if (b->ntokens == 0) {
         q->ans.winner = "first";
         gr_text_add(&q->ans.explanation, "No tokens: the player to move cannot move, and under "
@@ -238,7 +237,7 @@ static int conjunctive_moves(gr_query *q, const gr_token_board *b, const outcome
             rc = internal_no_move(q);
     }
     if (rc == 0)
-        rc = answer_tokens(q, b, dest, true, win ? "each token by its remoteness rule"
+        rc = gr_token_answer_move(q, b, dest, true, win ? "each token by its remoteness rule"
                                                  : "this keeps the game drawn");
     free(dest);
     return rc;
@@ -348,7 +347,7 @@ static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *v
         if (moves[i] && gr_graph_move(b->graph, values, b->at[i], (uint32_t)target[i], &dest[i]) != GR_OK)
             rc = internal_no_move(q);
     if (win && rc == 0)
-        rc = answer_tokens(q, b, dest, true, "every moved token reaches its target value");
+        rc = gr_token_answer_move(q, b, dest, true, "every moved token reaches its target value");
     free(moves);
     free(target);
     free(dest);
@@ -556,37 +555,4 @@ int gr_token_sum(gr_query *q, const gr_token_board *b)
     }
     free(values);
     return rc;
-}
-
-/* ---- listing moves (POST /v1/moves) --------------------------------------- */
-
-static uint32_t out_degree(const gr_graph *g, uint32_t u)
-{
-    return g->first[u + 1] - g->first[u];
-}
-
-int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
-{
-    if (q->misere && b->ntokens > 1)
-        return misere_refused(q); /* no position after a move could be answered either */
-    const gr_graph *g = b->graph;
-    sink->total = 0;
-    for (size_t i = 0; i < b->ntokens; i++)
-        sink->total += out_degree(g, b->at[i]);
-    gr_u128 skip = sink->from;
-    for (size_t i = 0; i < b->ntokens; i++) {
-        uint32_t u = b->at[i], deg = out_degree(g, u);
-        if (skip >= deg) {
-            skip -= deg;
-            continue;
-        }
-        for (uint32_t e = g->first[u] + (uint32_t)skip; e < g->first[u + 1]; e++) {
-            if (answer_one(q, b, i, g->succ[e], NULL))
-                return -1;
-            if (!sink->put(sink, q))
-                return q->err->code ? -1 : 0;
-        }
-        skip = 0;
-    }
-    return 0;
 }

@@ -25,11 +25,26 @@ typedef struct gr_token_board {
  * and compound. */
 int gr_token_sum(gr_query *q, const gr_token_board *b);
 
-/* The moves hook's common part (POST /v1/moves): every move of every token,
- * token by token in request order, each along its node's successors in the
- * board's adjacency order (gr_graph_build keeps the order of its edge list),
- * rendered as gr_token_sum renders a winning move but without the reason
- * that ends its text. A token on a node without successors has no moves.
+/* The 422 for misere play of several tokens. Returns -1. */
+int gr_token_misere_refused(gr_query *q);
+
+/* A token that does not move, in the destinations below. */
+#define GR_TOKEN_STAY UINT32_MAX
+
+/* Renders the move that takes token i to dest[i] (GR_TOKEN_STAY: it does
+ * not move) as q->ans.move and q->ans.next: {"token", "from", "to", "text"},
+ * or with `multi` {"moves": [...], "text"}; `why` (or NULL) ends the text.
+ * 0, or -1 when memory runs out. */
+int gr_token_answer_move(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
+                         const char *why);
+
+/* The moves hook's common part (POST /v1/moves). The disjunctive compound:
+ * every move of every token, token by token in request order, each along
+ * its node's successors in the board's adjacency order (gr_graph_build
+ * keeps the order of its edge list), rendered as gr_token_sum renders a
+ * winning move but without the reason that ends its text. The other
+ * compounds: a choice per token (api/sums/compound.h), rendered as a move
+ * of several tokens. A token on a node without successors has no moves.
  * Misere play of several tokens is refused as gr_token_sum refuses it.
  * 0, or -1 with q->err filled. */
 int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink);

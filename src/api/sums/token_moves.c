@@ -1,0 +1,82 @@
+/* POST /v1/moves for tokens on a board (graph, grid): every move of the
+ * query's compound, from an index (api/sums/token_sum.h states the order). */
+#include <stdlib.h>
+
+#include "api/sums/compound.h"
+#include "api/sums/token_sum.h"
+
+static uint32_t out_degree(const gr_graph *g, uint32_t u)
+{
+    return g->first[u + 1] - g->first[u];
+}
+
+static int disjunctive_moves(gr_query *q, const gr_token_board *b, const gr_u128 *counts,
+                             uint32_t *dest, gr_move_sink *sink)
+{
+    const gr_graph *g = b->graph;
+    gr_u128 skip = sink->from;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t u = b->at[i];
+        if (skip >= counts[i]) {
+            skip -= counts[i];
+            continue;
+        }
+        for (uint32_t e = g->first[u] + (uint32_t)skip; e < g->first[u + 1]; e++) {
+            dest[i] = g->succ[e];
+            int rc = gr_token_answer_move(q, b, dest, false, NULL);
+            dest[i] = GR_TOKEN_STAY;
+            if (rc)
+                return -1;
+            if (!sink->put(sink, q))
+                return q->err->code ? -1 : 0;
+        }
+        skip = 0;
+    }
+    return 0;
+}
+
+/* Each choice is 0 (the token stays) or 1 + the index of its edge. */
+static int compound_moves(gr_query *q, const gr_token_board *b, gr_compound_walk *w, uint32_t *dest,
+                          gr_move_sink *sink)
+{
+    const gr_graph *g = b->graph;
+    if (sink->from >= sink->total)
+        return 0;
+    gr_compound_seek(w, sink->from);
+    do {
+        for (size_t i = 0; i < b->ntokens; i++)
+            dest[i] = w->choice[i] ? g->succ[g->first[b->at[i]] + (uint32_t)(w->choice[i] - 1)]
+                                   : GR_TOKEN_STAY;
+        if (gr_token_answer_move(q, b, dest, true, NULL))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    } while (gr_compound_next(w));
+    return 0;
+}
+
+int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
+{
+    if (q->misere && b->ntokens > 1)
+        return gr_token_misere_refused(q); /* no position after a move could be answered either */
+    size_t n = b->ntokens;
+    gr_u128 *counts = malloc((n ? n : 1) * sizeof *counts);
+    gr_u128 *choice = malloc((n ? n : 1) * sizeof *choice);
+    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
+    int rc = counts && choice && dest ? 0 : gr_oom(q);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        counts[i] = out_degree(b->graph, b->at[i]);
+        dest[i] = GR_TOKEN_STAY;
+    }
+    gr_compound_walk w = { .compound = q->compound, .counts = counts, .n = n, .choice = choice };
+    if (rc == 0 && !gr_compound_count(&w, &sink->total))
+        rc = gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "tokens", "this %s compound has more than 2^128 - 1 "
+                     "moves, past what is listed; send fewer tokens", gr_compound_name(q->compound));
+    else if (rc == 0)
+        rc = q->compound == GR_DISJUNCTIVE ? disjunctive_moves(q, b, counts, dest, sink)
+                                           : compound_moves(q, b, &w, dest, sink);
+    free(counts);
+    free(choice);
+    free(dest);
+    return rc;
+}
