@@ -163,6 +163,72 @@ START_TEST(test_grundy_budget_and_domain)
 }
 END_TEST
 
+/* The divisor list against trial division for every n up to SMALL. */
+START_TEST(test_list_exhaustive)
+{
+    for (uint64_t n = 1; n <= SMALL; n++) {
+        gr_budget b = gr_budget_make(UINT64_MAX);
+        uint64_t *d = NULL;
+        size_t count = 0, k = 0;
+        REQUIRE_EQ(gr_divisor_list(n, &b, &d, &count), GR_OK);
+        for (uint64_t x = 1; x <= n; x++)
+            if (n % x == 0) {
+                REQUIRE(k < count);
+                REQUIRE_EQ(d[k], x);
+                k++;
+            }
+        REQUIRE_EQ(k, count);
+        free(d);
+    }
+}
+END_TEST
+
+/* Large n: primes, a product of two primes near sqrt(2^63), prime powers
+ * and the n < 2^63 with the most divisors, each checked by division. */
+static const struct { uint64_t n; size_t count; } large_lists[] = {
+    { 9223372036854775783u, 2 },             /* the largest prime below 2^63 */
+    { 18446744073709551557u, 2 },            /* the largest prime below 2^64 */
+    { 9223371873002223329u, 4 },             /* 3037000453 * 3037000493 */
+    { 9223372036854775807u, 96 },            /* 2^63 - 1 = 7^2 * 73 * 127 * 337 * 92737 * 649657 */
+    { 4611686018427387904u, 63 },            /* 2^62 */
+    { 9200527969062830400u, 161280 },
+    { 1000000000000000000u, 361 },           /* 2^18 * 5^18 */
+    { 4295098369u, 3 },                      /* 65537^2 */
+};
+
+START_TEST(test_list_large)
+{
+    uint64_t n = large_lists[_i].n;
+    gr_budget b = gr_budget_make(10000000);
+    uint64_t *d = NULL;
+    size_t count = 0;
+    ck_assert_int_eq(gr_divisor_list(n, &b, &d, &count), GR_OK);
+    ck_assert_uint_eq(count, large_lists[_i].count);
+    ck_assert_uint_eq(d[0], 1);
+    ck_assert_uint_eq(d[count - 1], n);
+    for (size_t k = 0; k < count; k++) {
+        REQUIRE(n % d[k] == 0);
+        REQUIRE(k == 0 || d[k - 1] < d[k]);
+        REQUIRE(d[k] * d[count - 1 - k] == n); /* divisors pair up: none missing */
+    }
+    free(d);
+}
+END_TEST
+
+START_TEST(test_list_budget_and_domain)
+{
+    uint64_t *d = NULL;
+    size_t count = 0;
+    gr_budget b = gr_budget_make(UINT64_MAX);
+    ck_assert_int_eq(gr_divisor_list(0, &b, &d, &count), GR_EINVAL);
+    b = gr_budget_make(10);
+    ck_assert_int_eq(gr_divisor_list(12, &b, &d, &count), GR_ELIMIT);
+    b = gr_budget_make(5000);
+    ck_assert_int_eq(gr_divisor_list(9223371873002223329u, &b, &d, &count), GR_ELIMIT);
+    ck_assert_ptr_null(d);
+}
+END_TEST
+
 static Suite *divisor_suite(void)
 {
     Suite *s = suite_create("divisor");
@@ -172,9 +238,12 @@ static Suite *divisor_suite(void)
     tcase_add_test(tc, test_grundy_not_parity);
     tcase_add_loop_test(tc, test_grundy_medium, 0, (int)(sizeof medium_points / sizeof medium_points[0]));
     tcase_add_test(tc, test_large_moves);
+    tcase_add_test(tc, test_list_exhaustive);
+    tcase_add_loop_test(tc, test_list_large, 0, (int)(sizeof large_lists / sizeof large_lists[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("budget");
     tcase_add_test(tc, test_grundy_budget_and_domain);
+    tcase_add_test(tc, test_list_budget_and_domain);
     suite_add_tcase(s, tc);
     return s;
 }

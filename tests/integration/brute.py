@@ -359,6 +359,57 @@ def divisor_values(upto):
 
 
 # ---------------------------------------------------------------------------
+# Coin turning: a row numbered from 1 at the left; a position is its set of
+# heads. A move turns over a set of coins whose rightmost goes heads -> tails.
+
+COIN_RULES = ("turning_turtles", "mock_turtles", "ruler")
+
+
+def coin_turn_sets(rule, p):
+    """The sets of coins a move at head p turns over (p last), in the order
+    the moves are listed: turtles and mock turtles turn p alone, then with one
+    coin c < p (c ascending), then (mock turtles) with two coins a < b < p
+    (lexicographic); the ruler turns a run a..p, shortest first."""
+    if rule == "turning_turtles":
+        return [(p,)] + [(c, p) for c in range(1, p)]
+    if rule == "mock_turtles":
+        return [(p,)] + [(c, p) for c in range(1, p)] + \
+            [(a, b, p) for a in range(1, p) for b in range(a + 1, p)]
+    if rule == "ruler":
+        return [tuple(range(a, p + 1)) for a in range(p, 0, -1)]
+    raise ValueError("unknown coin rule %r" % (rule,))
+
+
+@lru_cache(maxsize=None)
+def coin_values(rule, length):
+    """Grundy value of every head set within coins 1..length, indexed by the
+    bitmask (bit p - 1 for coin p), by mex: every move lowers the mask."""
+    flips = {p: [sum(1 << (c - 1) for c in turned) for turned in coin_turn_sets(rule, p)]
+             for p in range(1, length + 1)}
+    g = [0] * (1 << length)
+    for mask in range(1, 1 << length):
+        seen = set()
+        for p in range(1, length + 1):
+            if mask >> (p - 1) & 1:
+                seen.update(g[mask ^ f] for f in flips[p])
+        g[mask] = mex(seen)
+    return g
+
+
+COINS_MAX_LENGTH = 12
+
+
+def coins_grundy(rule, heads):
+    """Coins to the right of every head never turn, so the value of a head
+    set is the same in any row that holds it."""
+    length = max(heads, default=0)
+    if length > COINS_MAX_LENGTH:
+        raise ValueError("coin rows longer than %d are beyond brute force" % COINS_MAX_LENGTH)
+    table = coin_values(rule, max(8, length))
+    return table[sum(1 << (p - 1) for p in heads)]
+
+
+# ---------------------------------------------------------------------------
 # Graph games
 
 def graph_grundy(edges, nodes=None):
@@ -882,6 +933,10 @@ def solve(query):
             raise ValueError("n >= 1")
         gv = divisor_values(_round_up(n))[n]
         return Result(_winner(gv), gv, [gv])
+    if game == "coins":
+        heads = ints(query["heads"])
+        gv = coins_grundy(query["rule"], heads)
+        return Result(_winner(gv), gv, [coins_grundy(query["rule"], [p]) for p in heads])
     if game == "graph":
         edges = [tuple(ints(e)) for e in query["edges"]]
         tokens = ints(query["tokens"])
@@ -939,6 +994,11 @@ def legal_next(query):
     if game == "divisor":
         n = as_int(query["n"])
         return [{"n": n - x} for x in range(1, n) if n % x == 0]
+    if game == "coins":
+        # heads ascending: the order of a head set carries no meaning
+        heads = ints(query["heads"])
+        return [{"heads": sorted(set(heads) ^ set(turned))}
+                for p in heads for turned in coin_turn_sets(query["rule"], p)]
     if game == "graph":
         edges = [tuple(ints(e)) for e in query["edges"]]
         tokens = ints(query["tokens"])

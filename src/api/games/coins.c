@@ -171,6 +171,8 @@ static void move_fields(cJSON *move, const gr_coins_move *mv, gr_coins_rule rule
     cJSON_AddStringToObject(move, "text", t.buf);
 }
 
+/* The move and, when it has at most max_items heads, the position after
+ * it (else "next" stays null and the explanation says why). */
 static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
 {
     cJSON *move = gr_ans_move(q);
@@ -183,6 +185,128 @@ static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv,
     gr_text_add(&q->ans.explanation, " The position after the move has %" PRIu64 " heads, more than "
                 "the limit of %" PRIu64 ", so \"next\" is omitted.", after, q->limits->max_items);
     return 0;
+}
+
+/* ---- listing every move (POST /v1/moves) ----------------------------------- */
+
+/* Moves on the head at p: turtles turn it alone or with one of coins
+ * 1 .. p - 1; mock turtles also with two of them; the ruler turns a run
+ * a .. p for a = 1 .. p. Below 2^119 for p <= 10^18. */
+static gr_u128 head_move_count(gr_coins_rule rule, uint64_t p)
+{
+    if (rule == GR_COINS_MOCK_TURTLES)
+        return p + (gr_u128)(p - 1) * (p - 2) / 2;
+    return p;
+}
+
+/* Mock turtles' pairs {a, b}, 1 <= a < b < p, that come before those with
+ * first coin a in lexicographic order: (p - 2) + (p - 3) + ... + (p - a). */
+static gr_u128 pairs_before(uint64_t p, uint64_t a)
+{
+    return (gr_u128)(a - 1) * (p - 1) - (gr_u128)a * (a - 1) / 2;
+}
+
+/* The move at index k < head_move_count(rule, p) on the head at p, in the
+ * canonical order: turtles and mock turtles turn the head alone, then with
+ * one coin c = 1 .. p - 1, then (mock turtles) with two coins {a, b} in
+ * lexicographic order; the ruler's runs go by length, shortest first
+ * (a = p, p - 1, ..., 1). */
+static void head_move_at(gr_coins_rule rule, uint64_t p, gr_u128 k, gr_coins_move *mv)
+{
+    *mv = (gr_coins_move){ .pos = p, .nothers = 0, .others = { 0, 0 }, .run_from = p };
+    if (rule == GR_COINS_RULER) {
+        mv->run_from = p - (uint64_t)k;
+        return;
+    }
+    if (k == 0)
+        return;
+    if (k < p) {
+        mv->nothers = 1;
+        mv->others[0] = (uint64_t)k;
+        return;
+    }
+    k -= p;
+    uint64_t lo = 1, hi = p - 2; /* the largest a with pairs_before(p, a) <= k */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (pairs_before(p, mid) <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    mv->nothers = 2;
+    mv->others[0] = lo;
+    mv->others[1] = lo + 1 + (uint64_t)(k - pairs_before(p, lo));
+}
+
+/* Renders the move as answer_move does, refusing one whose next would not
+ * fit the item limit (a long ruler run), and spending a step of the budget
+ * for each coin of a run, so that paging through long runs stays bounded. */
+static int list_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+{
+    uint64_t after = heads_after(p, mv, rule);
+    if (after > q->limits->max_items)
+        return gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "heads", "turning coin %" PRIu64 " this way leaves "
+                       "%" PRIu64 " heads, more than the limit of %" PRIu64 ", so its next could not "
+                       "be sent back; ask for the moves before it", mv->pos, after,
+                       q->limits->max_items);
+    if (rule == GR_COINS_RULER && !gr_budget_spend(&q->budget, mv->pos - mv->run_from))
+        return gr_fail_engine(q->err, GR_ELIMIT, "heads", "listing runs of this many coins");
+    return answer_move(q, p, mv, rule);
+}
+
+/* Lists the moves on head i from index k on. 1 when the sink wants no
+ * more, 0 to go on, -1 on error. */
+static int list_head(gr_query *q, const coins_pos *p, gr_coins_rule rule, size_t i, gr_u128 k,
+                     gr_u128 count, gr_move_sink *sink)
+{
+    for (; k < count; k++) {
+        gr_coins_move mv;
+        head_move_at(rule, p->heads[i], k, &mv);
+        if (list_move(q, p, &mv, rule))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Canonical order: head by head in the request's order, and on each head
+ * as head_move_at says. The count of a position of many far heads under
+ * mock turtles can pass 2^128: a 422 then. */
+static int coins_list(gr_query *q, const coins_pos *p, gr_coins_rule rule, gr_move_sink *sink)
+{
+    gr_u128 total = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        gr_u128 c = head_move_count(rule, p->heads[i]);
+        if (total + c < total)
+            return gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "heads", "the position has more than 2^128 - 1 "
+                           "moves, more than can be counted; send fewer heads");
+        total += c;
+    }
+    sink->total = total;
+    gr_u128 skip = sink->from;
+    int rc = 0;
+    for (size_t i = 0; i < p->n && rc == 0; i++) {
+        gr_u128 count = head_move_count(rule, p->heads[i]);
+        if (skip >= count) {
+            skip -= count;
+            continue;
+        }
+        rc = list_head(q, p, rule, i, skip, count, sink);
+        skip = 0;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+static int moves_coins(gr_query *q, gr_move_sink *sink)
+{
+    coins_pos p = { 0 };
+    size_t which = 0;
+    int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_list(q, &p, rules[which].rule, sink);
+    gr_mem_free(p.heads);
+    free(p.sorted);
+    return rc;
 }
 
 static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
@@ -255,7 +379,7 @@ static const gr_field coins_fields[] = {
 
 const gr_game gr_game_coins = { .name = "coins", .summary = "Coin turning: turning_turtles, mock_turtles or ruler; the rightmost "
     "turned coin goes from heads to tails.",
-    .compounds = ONE, .analyze = analyze_coins,
+    .compounds = ONE, .analyze = analyze_coins, .moves = moves_coins,
     .kind = GR_KIND_IMPARTIAL, FIELDS(coins_fields),
     .example = "{\"game\":\"coins\",\"rule\":\"mock_turtles\",\"heads\":[3,10]}"
 };

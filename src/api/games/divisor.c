@@ -1,6 +1,7 @@
 /* divisor: the mover wins iff n is even; Grundy values by a sieve where the
  * budget allows. */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "api/games/game.h"
 #include "grundy/divisor.h"
@@ -24,6 +25,22 @@ static int divisor_component(gr_query *q, uint64_t n)
     return 0;
 }
 
+/* The move that subtracts the divisor `take` of n: move {take, text} and
+ * next {n}. */
+static int divisor_move(gr_query *q, uint64_t n, uint64_t take)
+{
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    if (!next)
+        return -1;
+    gr_json_add_u64(move, "take", take);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Subtract the divisor %" PRIu64 " (%" PRIu64 " -> %" PRIu64 ").", take, n, n - take);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_json_add_u64(next, "n", n - take);
+    return 0;
+}
+
 static int analyze_divisor(gr_query *q)
 {
     uint64_t n, take = 0;
@@ -41,18 +58,37 @@ static int analyze_divisor(gr_query *q)
                 "even: %" PRIu64 " is %s.", n, win ? "even" : "odd");
     if (!q->ans.grundy_known)
         gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
-    if (!win)
-        return 0;
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
-    if (!next)
+    return win ? divisor_move(q, n, take) : 0;
+}
+
+/* Canonical order: the divisor subtracted, ascending (1 first). The list
+ * comes from factoring n within the query's budget: 422 limit_exceeded
+ * beyond it. */
+static int moves_divisor(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t n, *divs = NULL;
+    size_t count = 0;
+    if (gr_q_u64(q, "n", NULL, &n))
         return -1;
-    gr_json_add_u64(move, "take", take);
-    gr_text t = { .len = 0 };
-    gr_text_add(&t, "Subtract the divisor %" PRIu64 " (%" PRIu64 " -> %" PRIu64 ").", take, n, n - take);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    gr_json_add_u64(next, "n", n - take);
-    return 0;
+    if (n == 0)
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "n", "\"n\" must be at least 1");
+    gr_status s = gr_divisor_list(n, &q->budget, &divs, &count);
+    if (s != GR_OK)
+        return gr_fail_engine(q->err, s, "n", "factoring n to list its divisors");
+    int rc = 0;
+    sink->total = count - 1; /* every divisor but n itself */
+    for (gr_u128 k = sink->from; k + 1 < count; k++) {
+        if (divisor_move(q, n, divs[k])) {
+            rc = -1;
+            break;
+        }
+        if (!sink->put(sink, q)) {
+            rc = q->err->code ? -1 : 0;
+            break;
+        }
+    }
+    free(divs);
+    return rc;
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -64,7 +100,7 @@ static const gr_field divisor_fields[] = {
 };
 
 const gr_game gr_game_divisor = { .name = "divisor", .summary = "Replace n by n - x for a proper divisor x of n.",
-    .compounds = ONE, .analyze = analyze_divisor,
+    .compounds = ONE, .analyze = analyze_divisor, .moves = moves_divisor,
     .kind = GR_KIND_IMPARTIAL, FIELDS(divisor_fields),
     .example = "{\"game\":\"divisor\",\"n\":12}"
 };

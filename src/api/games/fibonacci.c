@@ -37,6 +37,25 @@ static void fib_explain(gr_text *t, uint64_t n, uint64_t limit, const uint64_t *
                 " (and at most n).", limit);
 }
 
+/* The move that takes `take` of n: move {take, text} and next {n, limit}. */
+static int fib_move(gr_query *q, uint64_t n, uint64_t take)
+{
+    cJSON *move = gr_ans_move(q);
+    cJSON *next = move ? gr_ans_next(q) : NULL;
+    if (!next)
+        return -1;
+    gr_json_add_u64(move, "take", take);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Take %" PRIu64 " (%" PRIu64 " -> %" PRIu64 "); the opponent may then take up to %"
+                PRIu64 ".", take, n, n - take, 2 * take);
+    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_json_add_u64(next, "n", n - take);
+    /* 2t exceeds the API's integer range only when the take empties a heap
+     * above 2^62; the limit then no longer matters. */
+    gr_json_add_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
+    return 0;
+}
+
 static int analyze_fibonacci(gr_query *q)
 {
     uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS];
@@ -54,19 +73,23 @@ static int analyze_fibonacci(gr_query *q)
         return 0;
     }
     gr_text_add(&q->ans.explanation, " Take it: %" PRIu64 ".", take);
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
-    if (!next)
+    return fib_move(q, n, take);
+}
+
+/* Canonical order: take 1, 2, ..., min(limit, n). */
+static int moves_fibonacci(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t n, limit;
+    if (read_state(q, &n, &limit))
         return -1;
-    gr_json_add_u64(move, "take", take);
-    gr_text t = { .len = 0 };
-    gr_text_add(&t, "Take %" PRIu64 " (%" PRIu64 " -> %" PRIu64 "); the opponent may then take up to %"
-                PRIu64 ".", take, n, n - take, 2 * take);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    gr_json_add_u64(next, "n", n - take);
-    /* 2t exceeds the API's integer range only when the take empties a heap
-     * above 2^62; the limit then no longer matters. */
-    gr_json_add_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
+    uint64_t most = limit < n ? limit : n;
+    sink->total = most;
+    for (uint64_t take = sink->from < most ? (uint64_t)sink->from + 1 : most + 1; take <= most; take++) {
+        if (fib_move(q, n, take))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    }
     return 0;
 }
 
@@ -83,7 +106,7 @@ static const gr_field fibonacci_fields[] = {
 
 const gr_game gr_game_fibonacci = { .name = "fibonacci",
     .summary = "Take 1..limit tokens; the opponent's limit becomes twice the take.",
-    .compounds = ONE, .analyze = analyze_fibonacci,
+    .compounds = ONE, .analyze = analyze_fibonacci, .moves = moves_fibonacci,
     .kind = GR_KIND_IMPARTIAL, FIELDS(fibonacci_fields),
     .example = "{\"game\":\"fibonacci\",\"n\":12,\"limit\":11}"
 };

@@ -77,7 +77,7 @@ static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_st
         if (i == m->from)
             v -= m->count;
         else if (i + 1 == m->from)
-            v += m->count; /* cannot overflow: see representable_move */
+            v += m->count; /* cannot overflow: see representable_move and list_stair */
         cJSON_AddItemToArray(arr, gr_json_u64_item(v));
     }
     return 0;
@@ -122,6 +122,58 @@ static int analyze_staircase(gr_query *q)
     return rc;
 }
 
+/* The coins on stairs 1 .. n - 1: every move moves 1 .. stairs[i] of them. */
+static gr_u128 stair_move_count(const uint64_t *stairs, size_t n)
+{
+    gr_u128 total = 0;
+    for (size_t i = 1; i < n; i++)
+        total += stairs[i];
+    return total;
+}
+
+/* Lists moves from stair i, `count` coins first, through sink. 1 when the
+ * sink wants no more, 0 to go on, -1 on error. */
+static int list_stair(gr_query *q, const uint64_t *stairs, size_t n, size_t i, uint64_t count,
+                      gr_move_sink *sink)
+{
+    for (; count <= stairs[i]; count++) {
+        gr_stair_move m = { i, count };
+        if (!move_fits(stairs, &m))
+            return gr_fail(q->err, GR_E_OUT_OF_RANGE, "stairs", "moving %" PRIu64 " coin%s from stair "
+                           "%zu would leave more than 9223372036854775807 coins on stair %zu, which "
+                           "next could not carry; send fewer coins", count, count == 1 ? "" : "s",
+                           i, i - 1);
+        if (stair_move(q, stairs, n, &m))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Canonical order: stair by stair from stair 1 up, and on each stair by the
+ * number of coins moved down, 1 first. */
+static int moves_staircase(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *stairs;
+    size_t n;
+    if (gr_q_u64_list(q, "stairs", q->limits->max_items, true, &stairs, &n))
+        return -1;
+    sink->total = stair_move_count(stairs, n);
+    gr_u128 skip = sink->from;
+    int rc = 0;
+    for (size_t i = 1; i < n && rc == 0; i++) {
+        if (skip >= stairs[i]) {
+            skip -= stairs[i];
+            continue;
+        }
+        rc = list_stair(q, stairs, n, i, (uint64_t)skip + 1, sink);
+        skip = 0;
+    }
+    gr_mem_free(stairs);
+    return rc < 0 ? -1 : 0;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field staircase_fields[] = {
@@ -131,7 +183,7 @@ static const gr_field staircase_fields[] = {
 };
 
 const gr_game gr_game_staircase = { .name = "staircase", .summary = "Move one or more coins from stair i >= 1 down to stair i - 1.",
-    .compounds = ONE, .analyze = analyze_staircase,
+    .compounds = ONE, .analyze = analyze_staircase, .moves = moves_staircase,
     .kind = GR_KIND_IMPARTIAL, FIELDS(staircase_fields),
     .example = "{\"game\":\"staircase\",\"stairs\":[0,3,1,4]}"
 };

@@ -47,17 +47,25 @@ static int wythoff_grundy(gr_query *q, const uint64_t p[2])
     return 0;
 }
 
-static int analyze_wythoff(gr_query *q)
+/* The two piles of "piles". 0, or -1 with q->err filled. */
+static int read_piles(gr_query *q, uint64_t p[2])
 {
     uint64_t *piles;
     size_t n;
     if (gr_q_u64_list(q, "piles", q->limits->max_items, false, &piles, &n))
         return -1;
-    int rc = 0;
-    uint64_t p[2] = { piles[0], n == 2 ? piles[1] : 0 };
+    p[0] = piles[0];
+    p[1] = n == 2 ? piles[1] : 0;
     gr_mem_free(piles);
-    if (n != 2)
-        return gr_fail(q->err, GR_E_INVALID_FIELD, "piles", "wythoff takes exactly two piles");
+    return n == 2 ? 0 : gr_fail(q->err, GR_E_INVALID_FIELD, "piles", "wythoff takes exactly two piles");
+}
+
+static int analyze_wythoff(gr_query *q)
+{
+    uint64_t p[2];
+    if (read_piles(q, p))
+        return -1;
+    int rc = 0;
     if (wythoff_grundy(q, p))
         return -1;
     uint64_t to[2];
@@ -79,6 +87,35 @@ static int analyze_wythoff(gr_query *q)
     return rc;
 }
 
+/* Canonical order: take 1, 2, ..., x from pile 0; then 1, 2, ..., y from
+ * pile 1; then 1, 2, ..., min(x, y) from both. Counts: x + y + min(x, y),
+ * below 2^65. */
+static int moves_wythoff(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t p[2];
+    if (read_piles(q, p))
+        return -1;
+    uint64_t both = p[0] < p[1] ? p[0] : p[1];
+    const uint64_t count[3] = { p[0], p[1], both };
+    sink->total = (gr_u128)p[0] + p[1] + both;
+    gr_u128 skip = sink->from;
+    for (int kind = 0; kind < 3; kind++) {
+        if (skip >= count[kind]) {
+            skip -= count[kind];
+            continue;
+        }
+        for (uint64_t t = (uint64_t)skip + 1; t <= count[kind]; t++) {
+            uint64_t to[2] = { p[0] - (kind != 1 ? t : 0), p[1] - (kind != 0 ? t : 0) };
+            if (wythoff_move(q, p, to))
+                return -1;
+            if (!sink->put(sink, q))
+                return q->err->code ? -1 : 0;
+        }
+        skip = 0;
+    }
+    return 0;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field wythoff_fields[] = {
@@ -87,7 +124,7 @@ static const gr_field wythoff_fields[] = {
 };
 
 const gr_game gr_game_wythoff = { .name = "wythoff", .summary = "Two piles: take from one pile, or the same number from both.",
-    .compounds = ONE, .analyze = analyze_wythoff,
+    .compounds = ONE, .analyze = analyze_wythoff, .moves = moves_wythoff,
     .kind = GR_KIND_IMPARTIAL, FIELDS(wythoff_fields),
     .example = "{\"game\":\"wythoff\",\"piles\":[5,9]}"
 };
