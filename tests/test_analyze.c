@@ -169,6 +169,7 @@ START_TEST(test_registry_complete)
     ck_assert_uint_eq(gr_ngames, sizeof samples / sizeof samples[0]);
     for (size_t i = 0; i < gr_ngames; i++) {
         ck_assert_ptr_eq(gr_game_find(gr_games[i]->name), gr_games[i]);
+        ck_assert_msg(gr_games[i]->analyze && gr_games[i]->moves, "%s lacks a hook", gr_games[i]->name);
         char needle[64];
         snprintf(needle, sizeof needle, "\"game\":\"%s\"", gr_games[i]->name);
         int found = 0;

@@ -7,7 +7,8 @@
 #include "api/games.h"
 
 /* Positions listed whole, every outcome evaluated, are bounded in moves and
- * in the bytes their moves and next positions take. */
+ * in the bytes their moves and next positions take; so is a page (it ends
+ * early, its cursor saying where the next one starts). */
 #define WHOLE_MAX_BYTES ((size_t)16 << 20)
 
 /* One listed move: its rendered move and next, and the outcome of next. */
@@ -25,6 +26,7 @@ typedef struct collector {
     listed *items;
     size_t n, max;
     size_t bytes, max_bytes;
+    bool whole;   /* listing the whole position: stop at once when it has more than max */
     bool stopped; /* a move was refused: there are more than were kept */
 } collector;
 
@@ -46,7 +48,7 @@ static void clear_move(gr_answer *a)
 static bool collect(gr_move_sink *s, gr_query *q)
 {
     collector *c = s->ctx;
-    if (c->n == c->max || c->bytes > c->max_bytes) {
+    if (c->n == c->max || c->bytes > c->max_bytes || (c->whole && s->total > c->max)) {
         c->stopped = true;
         clear_move(&q->ans);
         return false;
@@ -76,12 +78,13 @@ static void free_listed(collector *c)
 
 /* Runs the game's hook from canonical index `from`, keeping at most `max`
  * moves. 0, or -1 with q->err filled. */
-static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max, size_t max_bytes,
+static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max, bool whole,
                       collector *c, gr_u128 *total)
 {
     memset(c, 0, sizeof *c);
     c->max = max;
-    c->max_bytes = max_bytes;
+    c->max_bytes = WHOLE_MAX_BYTES;
+    c->whole = whole;
     c->items = calloc(max ? max : 1, sizeof *c->items);
     if (!c->items)
         return gr_oom(q);
@@ -133,6 +136,8 @@ static void evaluate(const gr_service *svc, const gr_json_doc *doc, const cJSON 
     gr_buf text = { 0 };
     merged_request(doc, obj, names, paging_members, &m->next, &text);
     cJSON_Delete(names);
+    /* Writing and reading the position is work too: a step per byte. */
+    b->left -= text.len < b->left ? text.len : b->left;
     gr_json_doc after;
     gr_api_error err = { 0 };
     if (!text.oom && gr_json_parse(text.data, text.len, &after, &err) == 0) {
@@ -155,13 +160,18 @@ static void evaluate(const gr_service *svc, const gr_json_doc *doc, const cJSON 
     gr_mem_free(text.data);
 }
 
-/* Evaluates every move while budget is left; the count of those evaluated. */
+/* Evaluates every move, each within an equal share of the budget left (a
+ * position past its share stays unknown, and leaves the rest to the
+ * others); the count of those evaluated. */
 static size_t evaluate_all(const gr_service *svc, gr_query *q, const char *const *paging_members,
                            collector *c)
 {
     size_t known = 0;
     for (size_t i = 0; i < c->n && q->budget.left > 0; i++) {
-        evaluate(svc, q->doc, q->obj, paging_members, &c->items[i], &q->budget);
+        gr_budget share = gr_budget_make(q->budget.left / (c->n - i));
+        uint64_t given = share.left;
+        evaluate(svc, q->doc, q->obj, paging_members, &c->items[i], &share);
+        q->budget.left -= given - share.left;
         known += c->items[i].known;
     }
     return known;
@@ -310,8 +320,9 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
         gr_buf_put(&b, "null", 4);
     }
     if (p->unknown)
-        gr_buf_str(&b, ",\"note\":\"the compute budget did not reach the outcome of every move: "
-                       "those listed without winner, grundy or value were not evaluated\"");
+        gr_buf_str(&b, ",\"note\":\"some outcomes are not given: /v1/analyze does not answer the "
+                       "position after those moves within the compute budget or the service's limits; "
+                       "their entries have no winner, grundy or value\"");
     else if (game->move_scores)
         gr_buf_str(&b, ",\"note\":\"a move of this game scores by itself, so whether it wins is not "
                        "the outcome after it: each entry gives the value of next for the player who "
@@ -335,11 +346,11 @@ static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game,
     collector c;
     gr_u128 total = 0;
     /* First the whole list, when it is small enough to order. */
-    int rc = list_moves(q, game, 0, GR_MOVES_MAX_LIMIT, WHOLE_MAX_BYTES, &c, &total);
+    int rc = list_moves(q, game, 0, GR_MOVES_MAX_LIMIT, true, &c, &total);
     bool whole = rc == 0 && !c.stopped;
     if (rc == 0 && !whole) {
         free_listed(&c);
-        rc = pg->cursor <= total ? list_moves(q, game, pg->cursor, (size_t)pg->limit, SIZE_MAX, &c, &total) : 0;
+        rc = pg->cursor <= total ? list_moves(q, game, pg->cursor, (size_t)pg->limit, false, &c, &total) : 0;
     }
     if (rc != 0) {
         free_listed(&c);

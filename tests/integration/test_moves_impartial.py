@@ -438,10 +438,16 @@ def t_large_fibonacci():
     large(q, E18 - 1, expect_field("take", list(range(1, DEFAULT_LIMIT + 1))), p)
     m = {"game": "fibonacci", "n": INT_MAX, "limit": INT_MAX, "cursor": str(INT_MAX - 2)}
     large(m, INT_MAX, expect_field("take", [INT_MAX - 1, INT_MAX]), p)
+    # Five moves: listed whole, each outcome from the Zeckendorf terms, so
+    # the winning moves come first (the takes t for which 10^18 - t with
+    # limit 2t is a loss for its mover), the rest in canonical order.
     small = {"game": "fibonacci", "n": E18, "limit": 5}
-    a = large(small, 5, expect_field("take", [1, 2, 3, 4, 5]), p, cursor=None)
-    if a.get("order") not in ("winning_first", "canonical"):
-        p.append(show(small, "order %r" % a.get("order")))
+    wins = [t for t in range(1, 6) if brute.zeckendorf(E18 - t)[-1] > 2 * t]
+    want = wins + [t for t in range(1, 6) if t not in wins]
+    a = large(small, 5, expect_field("take", want), p, cursor=None)
+    if a.get("order") != "winning_first" or [e.get("winning") for e in a.get("moves", [])] != \
+            [True] * len(wins) + [False] * (5 - len(wins)):
+        p.append(show(small, "order %r, winning %r" % (a.get("order"), [e.get("winning") for e in a.get("moves", [])])))
     return p
 
 
