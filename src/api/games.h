@@ -150,6 +150,9 @@ const char *gr_choice_canonical(const char *s);
 extern const gr_game *const gr_games[];
 extern const size_t gr_ngames;
 
+/* Whether `game` has a field named `name` (the common members aside). */
+bool gr_game_has_field(const gr_game *game, const char *name);
+
 /* The position of `game` in gr_games (gr_ngames when it is not there). */
 size_t gr_game_index(const gr_game *game);
 

@@ -225,38 +225,49 @@ static void put_u128(gr_buf *b, gr_u128 v)
         gr_buf_put(b, &digits[--n], 1);
 }
 
-/* "limit" and "cursor" from the body where the game has no field of that
- * name, else from the URL; defaults otherwise. */
-static int read_paging(gr_query *q, const gr_game *game, const gr_page_args *page, paging *p)
+static bool all_digits(const char *s)
 {
-    p->limit = GR_MOVES_DEFAULT_LIMIT;
-    p->cursor = 0;
-    const cJSON *limit = NULL, *cursor = NULL;
-    for (size_t i = 0; i < game->nfields; i++)
-        if (strcmp(game->fields[i].name, "limit") == 0)
-            goto url_limit;
-    limit = gr_q_get(q, "limit");
-url_limit:
-    cursor = gr_q_get(q, "cursor");
-    if (limit && !cJSON_IsNull(limit)) {
-        if (gr_q_u64_at(q, limit, "limit", &p->limit))
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/* The page size: the body's "limit" unless the game has a field of that
+ * name, else the URL's, else the default; 1 .. GR_MOVES_MAX_LIMIT. */
+static int read_limit(gr_query *q, const gr_game *game, const gr_page_args *page, uint64_t *limit)
+{
+    const cJSON *member = gr_game_has_field(game, "limit") ? NULL : gr_q_get(q, "limit");
+    *limit = GR_MOVES_DEFAULT_LIMIT;
+    if (member && !cJSON_IsNull(member)) {
+        if (gr_q_u64_at(q, member, "limit", limit))
             return -1;
     } else if (page && page->limit) {
-        char *end;
-        unsigned long long v = strtoull(page->limit, &end, 10);
-        if (*end || !*page->limit || page->limit[0] == '-')
-            return gr_fail(q->err, GR_E_INVALID_INTEGER, "limit", "?limit must be a decimal integer");
-        p->limit = v;
+        if (!all_digits(page->limit) || strlen(page->limit) > 19)
+            return gr_fail(q->err, GR_E_INVALID_INTEGER, "limit", "?limit must be a decimal integer "
+                           "from 1 to %d", GR_MOVES_MAX_LIMIT);
+        *limit = strtoull(page->limit, NULL, 10);
     }
-    if (p->limit < 1 || p->limit > GR_MOVES_MAX_LIMIT)
+    if (*limit < 1 || *limit > GR_MOVES_MAX_LIMIT)
         return gr_fail(q->err, GR_E_OUT_OF_RANGE, "limit", "limit must be between 1 and %d; got %" PRIu64,
-                       GR_MOVES_MAX_LIMIT, p->limit);
-    const char *c = cursor && cJSON_IsString(cursor) ? cursor->valuestring : cursor ? NULL
-                    : page ? page->cursor : NULL;
-    if (cursor && !cJSON_IsString(cursor) && !cJSON_IsNull(cursor))
+                       GR_MOVES_MAX_LIMIT, *limit);
+    return 0;
+}
+
+/* Where the page starts: the body's "cursor", else the URL's, else 0. */
+static int read_cursor(gr_query *q, const gr_page_args *page, gr_u128 *cursor)
+{
+    const cJSON *member = gr_q_get(q, "cursor");
+    const char *text = page ? page->cursor : NULL;
+    *cursor = 0;
+    if (member && !cJSON_IsNull(member) && !cJSON_IsString(member))
         return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
                        "answer gave, or null");
-    if (c && parse_u128(c, &p->cursor))
+    if (member)
+        text = cJSON_IsString(member) ? member->valuestring : NULL;
+    if (text && parse_u128(text, cursor))
         return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
                        "answer gave (decimal digits)");
     return 0;
@@ -388,17 +399,14 @@ static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *p
     if (cJSON_IsString(g))
         name = g->valuestring;
     const gr_game *named = name ? gr_game_find(name) : NULL;
-    bool own_limit = false;
-    for (size_t i = 0; named && i < named->nfields; i++)
-        own_limit |= strcmp(named->fields[i].name, "limit") == 0;
-    const char *const *extra = own_limit ? cursor_only : paging_members;
+    const char *const *extra = named && gr_game_has_field(named, "limit") ? cursor_only : paging_members;
     if (gr_query_prepare(q, game, extra))
         return -1;
     if (!(*game)->moves)
         return gr_fail(q->err, GR_E_INVALID_QUERY, "game", "listing the moves of %s is not available yet; "
                        "POST /v1/analyze answers it", (*game)->name);
     paging pg;
-    if (read_paging(q, *game, page, &pg))
+    if (read_limit(q, *game, page, &pg.limit) || read_cursor(q, page, &pg.cursor))
         return -1;
     return answer_moves(svc, q, *game, &pg, extra, out);
 }

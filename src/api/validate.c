@@ -63,9 +63,8 @@ static size_t member_names(const gr_game *game, const char *const *extra, const 
 
 static bool game_takes(const gr_game *g, const char *member)
 {
-    for (size_t i = 0; i < g->nfields; i++)
-        if (strcmp(g->fields[i].name, member) == 0)
-            return true;
+    if (gr_game_has_field(g, member))
+        return true;
     for (size_t i = 0; i < gr_ncommon_fields; i++)
         if (strcmp(gr_common_fields[i].name, member) == 0 && common_applies(&gr_common_fields[i], g))
             return true;

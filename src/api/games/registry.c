@@ -55,6 +55,14 @@ const gr_game *gr_game_find(const char *name)
     return NULL;
 }
 
+bool gr_game_has_field(const gr_game *game, const char *name)
+{
+    for (size_t i = 0; i < game->nfields; i++)
+        if (strcmp(game->fields[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 size_t gr_game_index(const gr_game *game)
 {
     for (size_t i = 0; i < gr_ngames; i++)
