@@ -1,4 +1,6 @@
-/* libFuzzer target for the request path: bytes -> gr_api_analyze -> reply.
+/* libFuzzer target for the request path: bytes -> gr_api_analyze -> reply,
+ * and the same bytes as a POST /v1/moves body (gr_api_moves: every legal
+ * move listed, each position after one answered through the same path).
  * Every reply must be a complete JSON object with a known status; the
  * service computes without a table file and with a small budget so that
  * each input is answered quickly. Each input is answered twice, on the heap
@@ -11,6 +13,7 @@
 
 #include "api/analyze.h"
 #include "api/mem.h"
+#include "api/moves.h"
 #include "api/seq_cache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,6 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gr_mem_free(a.body);
     if (scoped)
         gr_mem_end();
+    gr_mem_free(r.body);
+    gr_api_moves(&svc, (const char *)data, size, NULL, &r);
+    if (!r.body || r.len == 0 || r.body[0] != '{' || r.body[r.len - 1] != '}')
+        abort();
+    if (r.status != 200 && r.status != 400 && r.status != 413 && r.status != 422 && r.status != 503)
+        abort();
     gr_mem_free(r.body);
     return 0;
 }
