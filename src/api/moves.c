@@ -67,6 +67,7 @@ static bool collect(gr_move_sink *s, gr_query *q)
     return true;
 }
 
+/* Frees what c holds and leaves it empty (freeing it again is harmless). */
 static void free_listed(collector *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -74,6 +75,8 @@ static void free_listed(collector *c)
         gr_mem_free(c->items[i].next.data);
     }
     free(c->items);
+    c->items = NULL;
+    c->n = 0;
 }
 
 /* Runs the game's hook from canonical index `from`, keeping at most `max`

@@ -328,6 +328,8 @@ def t_paging_errors(ck):
            ({"game": "nim", "piles": [3], "limit": 10001}, "limit"),
            ({"game": "nim", "piles": [3], "cursor": "x"}, "cursor"),
            ({"game": "nim", "piles": [3], "cursor": "4"}, "cursor"),
+           # past the end of a position too large to list whole
+           ({"game": "octal", "code": "0.77", "piles": [10 ** 15], "cursor": str(10 ** 18)}, "cursor"),
            ({"game": "nim", "piles": [3], "limt": 3}, "limt")]
     for q, field in bad:
         r = ck.c.request("POST", "/v1/moves", q)
