@@ -1,7 +1,8 @@
-/* libmicrohttpd glue: routing, bodies under size limits, CORS, replies, the
- * compute pool hand-off, NDJSON streams, metrics, the access log, SIGHUP
- * reloads and the drain on shutdown. The server never decides a game; it
- * hands bytes to the api layer and sends back what it returns.
+/* The request side of libmicrohttpd: routing, bodies under size limits, the
+ * compute pool hand-off, NDJSON streams, metrics and the access log. Replies
+ * go out through reply.c; the daemon's start, SIGHUP reloads and the drain on
+ * shutdown are daemon.c's. The server never decides a game; it hands bytes
+ * to the api layer and sends back what it returns.
  *
  * Where a query runs: every query first runs on the HTTP thread with a small
  * budget (--inline-budget). Most finish there in microseconds. One that runs
@@ -11,12 +12,11 @@
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
  * light queries keep their latency while the pool is saturated. */
+#include "server/http.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
-#include <netdb.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,25 +24,13 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "api/analyze.h"
 #include "api/batch.h"
-#include "api/catalog.h"
-#include "api/games.h"
-#include "api/moves.h"
 #include "api/mem.h"
+#include "api/moves.h"
 #include "api/seq_cache.h"
-#include "server/http_stream.h"
 #include "server/log.h"
-#include "server/metrics.h"
-#include "server/pool.h"
-#include "server/server.h"
-#include "server/snapshot.h"
-#include "server/routes.h"
-#include "server/static.h"
-#include "tables/locate.h"
-#include "tables/tables.h"
+#include "server/reply.h"
 
 extern const unsigned char gr_openapi_yaml[];
 extern const unsigned long gr_openapi_yaml_len;
@@ -51,11 +39,9 @@ extern const unsigned long gr_openapi_yaml_len;
  * heavy work. */
 #define INLINE_BODY_MAX 65536
 
-typedef struct route {
-    const char *path;
-    const char *method; /* the one method the path answers (and OPTIONS, HEAD for GET) */
-    route_id id;
-} route;
+/* Buffers a connection keeps between requests; larger ones are released
+ * when the request ends, so idle connections hold little memory. */
+#define KEEP_BUFFER_MAX 16384
 
 static const route routes[] = {
 #define GR_ROUTE_ENTRY(id, path, method) { path, MHD_HTTP_METHOD_##method, ROUTE_##id },
@@ -63,62 +49,12 @@ static const route routes[] = {
 #undef GR_ROUTE_ENTRY
 };
 
-/* Indexed by route_id; ROUTE_NONE is "other". */
-static const char *const route_names[GR_METRIC_ROUTES] = {
+const char *const http_route_names[GR_METRIC_ROUTES] = {
 #define GR_ROUTE_NAME(id, path, method) path,
     GR_ROUTES(GR_ROUTE_NAME)
 #undef GR_ROUTE_NAME
     "other",
 };
-
-typedef struct server_state {
-    const gr_server_config *cfg;
-    const char *tables_path;       /* the file SIGHUP re-maps */
-    gr_snapshot_holder snaps;
-    gr_pool *pool;
-    gr_metrics metrics;
-    char *games_json;              /* GET /v1/games, rendered once */
-    atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
-    atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
-    atomic_bool ready;
-} server_state;
-
-typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
-
-/* Per-request state. One lives as long as its connection (made when the
- * connection opens) and is reset for each request on it, keeping its body
- * and reply buffers, so that a keep-alive client's requests need no heap
- * allocation of ours. */
-/* A reply decided from the request line alone, sent once the body (if any)
- * has been read: answering earlier makes libmicrohttpd close the connection,
- * and a browser would then pay a new one for every preflight. */
-typedef enum early_reply { EARLY_NONE, EARLY_NOT_FOUND, EARLY_WRONG_METHOD, EARLY_PREFLIGHT } early_reply;
-
-typedef struct request {
-    server_state *st;
-    struct MHD_Connection *conn;
-    route_id route;
-    const route *entry;  /* the matched route, or NULL */
-    const gr_asset *asset; /* the playground file asked for, on its route */
-    char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
-    early_reply early;
-    char *body;
-    size_t len, cap;
-    char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
-    size_t out_cap;
-    bool too_large;
-    bool answered;     /* a reply was queued, or the request was handed on */
-    bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
-                        * since libmicrohttpd reports such connections only at their timeout */
-    gr_stream *stream; /* NDJSON batch */
-    _Atomic rq_state state;
-    gr_reply reply;    /* from the compute pool */
-    gr_snapshot *snap; /* held while the request is answered */
-    const gr_game *game;
-    int status;
-    uint64_t bytes;
-    struct timespec start;
-} request;
 
 static uint64_t micros_since(const struct timespec *t0)
 {
@@ -128,172 +64,7 @@ static uint64_t micros_since(const struct timespec *t0)
     return us > 0 ? (uint64_t)us : 0;
 }
 
-/* ---- CORS ---------------------------------------------------------------- */
-
-/* The Access-Control-Allow-Origin value for this request's Origin, or NULL. */
-static const char *allowed_origin(const server_state *st, struct MHD_Connection *conn)
-{
-    const char *list = st->cfg->cors_origins;
-    const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
-    if (!list || !*list || !origin)
-        return NULL;
-    if (strcmp(list, "*") == 0)
-        return "*";
-    size_t n = strlen(origin);
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        while (len && p[0] == ' ') {
-            p++;
-            len--;
-        }
-        while (len && p[len - 1] == ' ')
-            len--;
-        if (len == n && strncmp(p, origin, n) == 0)
-            return origin;
-        p = end ? end + 1 : p + strlen(p);
-    }
-    return NULL;
-}
-
-static void add_common_headers(struct MHD_Response *resp, request *rq, const char *allow)
-{
-    const char *origin = allowed_origin(rq->st, rq->conn);
-    if (origin) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
-        MHD_add_response_header(resp, "Vary", "Origin");
-    }
-    if (allow)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    if (atomic_load(&rq->st->draining))
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-}
-
-/* ---- replies ------------------------------------------------------------- */
-
-static enum MHD_Result queue(request *rq, int status, struct MHD_Response *resp, const char *type,
-                             const char *allow)
-{
-    if (!resp)
-        return MHD_NO;
-    if (type)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-    add_common_headers(resp, rq, allow);
-    rq->status = status;
-    rq->answered = true;
-    enum MHD_Result ok = MHD_queue_response(rq->conn, (unsigned)status, resp);
-    MHD_destroy_response(resp);
-    return ok;
-}
-
-static enum MHD_Result send_reply(request *rq, gr_reply *r, const char *allow)
-{
-    static const char fallback[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    struct MHD_Response *resp;
-    if (r->body) {
-        resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
-        rq->bytes = r->len;
-    } else {
-        r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
-                                               MHD_RESPMEM_PERSISTENT);
-    }
-    if (!resp)
-        free(r->body);
-    r->body = NULL;
-    return queue(rq, r->status, resp, "application/json", allow);
-}
-
-/* Buffers a connection keeps between requests; larger ones are released
- * when the request ends, so idle connections hold little memory. */
-#define KEEP_BUFFER_MAX 16384
-
-/* Copies the reply into the connection's own buffer; false when memory runs out. */
-static bool keep_reply(request *rq, const gr_reply *r)
-{
-    if (!r->body)
-        return false;
-    if (r->len > rq->out_cap) {
-        size_t cap = r->len < 1024 ? 1024 : r->len;
-        char *b = malloc(cap);
-        if (!b)
-            return false;
-        free(rq->out);
-        rq->out = b;
-        rq->out_cap = cap;
-    }
-    memcpy(rq->out, r->body, r->len);
-    return true;
-}
-
-/* Sends the reply keep_reply stored. The buffer outlives the response:
- * the connection's next request, the only one to reuse it, starts after
- * this response has been sent. */
-static enum MHD_Result send_kept(request *rq, int status, size_t len)
-{
-    rq->bytes = len;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, rq->out, MHD_RESPMEM_PERSISTENT);
-    return queue(rq, status, resp, "application/json", NULL);
-}
-
-static enum MHD_Result send_error(request *rq, gr_error_code code, const char *allow,
-                                  const char *message)
-{
-    gr_api_error e;
-    gr_fail(&e, code, "", "%s", message);
-    gr_reply r;
-    gr_api_error_reply(&e, &r);
-    return send_reply(rq, &r, allow);
-}
-
-static enum MHD_Result send_static(request *rq, int status, const char *text, size_t len, const char *type)
-{
-    rq->bytes = len;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_PERSISTENT);
-    return queue(rq, status, resp, type, NULL);
-}
-
-static enum MHD_Result send_copy(request *rq, int status, const char *text, const char *type)
-{
-    gr_reply r = { status, strdup(text), strlen(text), NULL };
-    if (strcmp(type, "application/json") == 0)
-        return send_reply(rq, &r, NULL);
-    if (!r.body)
-        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
-    rq->bytes = r.len;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
-    if (!resp)
-        free(r.body);
-    return queue(rq, status, resp, type, NULL);
-}
-
-static enum MHD_Result send_busy(request *rq)
-{
-    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
-    return send_error(rq, GR_E_OVERLOADED, NULL,
-                      "the compute queue is full; retry after a second");
-}
-
 /* ---- routing ------------------------------------------------------------- */
-
-static enum MHD_Result preflight(request *rq, const route *r)
-{
-    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    if (!resp)
-        return MHD_NO;
-    char methods[48];
-    snprintf(methods, sizeof methods, "%s, OPTIONS%s", r->method,
-             strcmp(r->method, MHD_HTTP_METHOD_GET) == 0 ? ", HEAD" : "");
-    if (allowed_origin(rq->st, rq->conn)) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Methods", methods);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
-        MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
-    }
-    return queue(rq, MHD_HTTP_NO_CONTENT, resp, NULL, methods);
-}
 
 /* Resolves the route, or records the 404, 405 or preflight to send. */
 static void find_route(request *rq, const char *url, const char *method)
@@ -340,17 +111,20 @@ static const char *not_found_message(void)
 
 static enum MHD_Result send_early(request *rq)
 {
-    const route *r = rq->entry;
-    if (rq->early == EARLY_PREFLIGHT)
-        return preflight(rq, r);
     if (rq->early == EARLY_NOT_FOUND)
-        return send_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
-    bool get = strcmp(r->method, MHD_HTTP_METHOD_GET) == 0;
-    char msg[64], allow[32];
+        return reply_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
+    const route *r = rq->entry;
+    char allow[48];
+    snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method,
+             strcmp(r->method, MHD_HTTP_METHOD_GET) == 0 ? ", HEAD" : "");
+    if (rq->early == EARLY_PREFLIGHT)
+        return reply_preflight(rq, allow);
+    char msg[64];
     snprintf(msg, sizeof msg, "this path answers %s only", r->method);
-    snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method, get ? ", HEAD" : "");
-    return send_error(rq, GR_E_METHOD_NOT_ALLOWED, allow, msg);
+    return reply_error(rq, GR_E_METHOD_NOT_ALLOWED, allow, msg);
 }
+
+/* ---- reading the request ------------------------------------------------- */
 
 static bool is_ndjson(struct MHD_Connection *conn)
 {
@@ -399,7 +173,7 @@ static enum MHD_Result too_large(request *rq)
     char msg[160];
     snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); send a smaller one",
              (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
-    return send_error(rq, GR_E_BODY_TOO_LARGE, NULL, msg);
+    return reply_error(rq, GR_E_BODY_TOO_LARGE, NULL, msg);
 }
 
 static void append_body(request *rq, const char *data, size_t n)
@@ -488,7 +262,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     *con_cls = rq;
     find_route(rq, url, method);
     if (repeated_length(conn)) /* answered at once, so the connection closes */
-        return send_error(rq, GR_E_BAD_REQUEST, NULL,
+        return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
     if (rq->early != EARLY_NONE)
         return MHD_YES;
@@ -497,7 +271,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
         rq->stream = gr_stream_new(conn);
         if (!rq->stream)
-            return send_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
+            return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
     if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH || rq->route == ROUTE_MOVES) &&
         declared_too_large(conn, body_limit(rq)))
@@ -544,7 +318,7 @@ static void moves_job(void *arg)
 static enum MHD_Result offload(request *rq, gr_job_fn fn)
 {
     if (!gr_pool_reserve(rq->st->pool))
-        return send_busy(rq);
+        return reply_busy(rq);
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
@@ -564,28 +338,28 @@ static enum MHD_Result answer_analyze(request *rq)
     gr_reply r;
     bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
     rq->game = r.game;
-    bool kept = done && keep_reply(rq, &r);
+    bool kept = done && reply_keep(rq, &r);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
     if (!done)
         return offload(rq, analyze_job);
-    return kept ? send_kept(rq, r.status, r.len) : send_reply(rq, &(gr_reply){ r.status, NULL, 0, NULL }, NULL);
+    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL }, NULL);
 }
 
 static enum MHD_Result answer_stream(request *rq)
 {
     if (!gr_pool_reserve(rq->st->pool))
-        return send_busy(rq);
+        return reply_busy(rq);
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
     if (!resp) {
         gr_pool_unreserve(rq->st->pool);
-        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+        return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     }
     gr_stream *s = rq->stream;
     rq->stream = NULL; /* the response and the job own it now */
-    enum MHD_Result ok = queue(rq, 200, resp, "application/x-ndjson", NULL);
+    enum MHD_Result ok = reply_queue(rq, 200, resp, "application/x-ndjson", NULL);
     gr_pool_push(rq->st->pool, gr_stream_produce, s);
     return ok;
 }
@@ -601,12 +375,12 @@ static enum MHD_Result answer_metrics(request *rq)
                            .cache_entries = cs.entries, .ready = atomic_load(&st->ready) };
     char *text = gr_metrics_render(&st->metrics, &g);
     if (!text)
-        return send_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+        return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);
     struct MHD_Response *resp = MHD_create_response_from_buffer(rq->bytes, text, MHD_RESPMEM_MUST_FREE);
     if (!resp)
         free(text);
-    return queue(rq, 200, resp, "text/plain; version=0.0.4; charset=utf-8", NULL);
+    return reply_queue(rq, 200, resp, "text/plain; version=0.0.4; charset=utf-8", NULL);
 }
 
 /* The playground's page and files: 200, or 304 when If-None-Match names them. */
@@ -614,19 +388,19 @@ static enum MHD_Result answer_playground(request *rq)
 {
     const gr_asset *a = rq->asset;
     if (!a)
-        return send_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
+        return reply_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
     int status = MHD_HTTP_OK;
     const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     struct MHD_Response *resp = gr_static_response(a, inm, &status);
     rq->bytes = status == MHD_HTTP_OK ? *a->len : 0;
-    return queue(rq, status, resp, a->type, NULL);
+    return reply_queue(rq, status, resp, a->type, NULL);
 }
 
 static enum MHD_Result answer_readyz(request *rq)
 {
     if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
-        return send_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
-    return send_error(rq, GR_E_NOT_READY, NULL,
+        return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+    return reply_error(rq, GR_E_NOT_READY, NULL,
                       atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
                                                      : "starting: the tables are not mapped yet");
 }
@@ -635,15 +409,15 @@ static enum MHD_Result answer(request *rq)
 {
     switch (rq->route) {
     case ROUTE_HEALTHZ:
-        return send_static(rq, 200, "{\"status\":\"ok\"}", 15, "application/json");
+        return reply_static(rq, 200, "{\"status\":\"ok\"}", 15, "application/json");
     case ROUTE_READYZ:
         return answer_readyz(rq);
     case ROUTE_TABLES:
-        return send_copy(rq, 200, rq->snap->tables_json, "application/json");
+        return reply_copy(rq, 200, rq->snap->tables_json, "application/json");
     case ROUTE_GAMES:
-        return send_static(rq, 200, rq->st->games_json, strlen(rq->st->games_json), "application/json");
+        return reply_static(rq, 200, rq->st->games_json, strlen(rq->st->games_json), "application/json");
     case ROUTE_OPENAPI:
-        return send_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
+        return reply_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
     case ROUTE_METRICS:
         return answer_metrics(rq);
     case ROUTE_PLAYGROUND:
@@ -660,9 +434,9 @@ static enum MHD_Result answer(request *rq)
     return answer_analyze(rq);
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
-                              const char *method, const char *version, const char *upload_data,
-                              size_t *upload_data_size, void **con_cls)
+enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                            const char *version, const char *upload_data, size_t *upload_data_size,
+                            void **con_cls)
 {
     server_state *st = cls;
     (void)version;
@@ -679,7 +453,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
         return send_early(rq);
     if (atomic_load(&rq->state) == RQ_DONE) {
         atomic_store(&rq->state, RQ_READING);
-        return send_reply(rq, &rq->reply, NULL);
+        return reply_send(rq, &rq->reply, NULL);
     }
     if (rq->answered)
         return MHD_YES;
@@ -701,12 +475,12 @@ static void access_log(const request *rq, uint64_t us)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
     }
     gr_log("info", "event=access client=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
-           addr, rq->route == ROUTE_NONE ? "other" : route_names[rq->route], rq->status,
+           addr, rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route], rq->status,
            rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
 }
 
-static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
-                         enum MHD_RequestTerminationCode toe)
+void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
+                       enum MHD_RequestTerminationCode toe)
 {
     server_state *st = cls;
     request *rq = *con_cls;
@@ -727,10 +501,8 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
-/* A connection's request state lives from its opening to its closing;
- * libmicrohttpd reports the last request's end (request_done) first. */
-static void connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
-                             enum MHD_ConnectionNotificationCode code)
+void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
+                           enum MHD_ConnectionNotificationCode code)
 {
     (void)cls;
     (void)conn;
@@ -751,196 +523,3 @@ static void connection_event(void *cls, struct MHD_Connection *conn, void **sock
     *socket_context = NULL;
 }
 
-/* ---- the daemon ------------------------------------------------------------ */
-
-static void log_mhd(void *cls, const char *fmt, va_list ap)
-{
-    char msg[512];
-    (void)cls;
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    size_t n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
-        msg[--n] = '\0';
-    gr_log("warn", "event=httpd message=\"%s\"", msg);
-}
-
-/* Resolves host:port into *ss; returns 0 or -1 (logged). */
-static int resolve(const gr_server_config *c, struct sockaddr_storage *ss, bool *ipv6)
-{
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-    struct addrinfo *res = NULL;
-    char port[8];
-    snprintf(port, sizeof port, "%u", (unsigned)c->port);
-    int rc = getaddrinfo(c->host, port, &hints, &res);
-    if (rc != 0 || !res) {
-        gr_log("error", "event=start error=\"cannot resolve host %s: %s\"", c->host, gai_strerror(rc));
-        return -1;
-    }
-    memcpy(ss, res->ai_addr, res->ai_addrlen);
-    *ipv6 = res->ai_family == AF_INET6;
-    freeaddrinfo(res);
-    return 0;
-}
-
-static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *st)
-{
-    struct sockaddr_storage ss;
-    bool ipv6 = false;
-    if (resolve(c, &ss, &ipv6))
-        return NULL;
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
-    if (ipv6)
-        flags |= MHD_USE_IPv6;
-    return MHD_start_daemon(flags, c->port, NULL, NULL, handle, st,
-                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
-                            MHD_OPTION_NOTIFY_COMPLETED, request_done, st,
-                            MHD_OPTION_NOTIFY_CONNECTION, connection_event, st,
-                            MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-                            MHD_OPTION_END);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
-
-/* Waits until no request is in flight, twice in a row 20 ms apart (a request
- * whose bytes just arrived gets its chance to start), or the drain time ends. */
-static long drain(server_state *st, unsigned seconds)
-{
-    long waited = 0, quiet = 0;
-    while (waited < (long)seconds * 1000 && quiet < 2) {
-        quiet = atomic_load(&st->in_flight) == 0 ? quiet + 1 : 0;
-        sleep_ms(20);
-        waited += 20;
-    }
-    return atomic_load(&st->in_flight);
-}
-
-static int wait_for_signal(void)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
-    int sig = 0;
-    while (sigwait(&set, &sig) != 0)
-        ;
-    return sig;
-}
-
-/* SIGHUP: maps the file again; a bad file leaves the old tables in place. */
-static void reload(server_state *st)
-{
-    char why[512];
-    gr_snapshot *s = gr_snapshot_load(st->tables_path, &st->cfg->service.limits,
-                                      (size_t)st->cfg->cache_bytes, why, sizeof why);
-    if (!s) {
-        atomic_fetch_add(&st->metrics.reloads_failed, 1);
-        gr_log("error", "event=reload ok=false tables=%s error=\"%s; the old tables stay\"", st->tables_path, why);
-        return;
-    }
-    gr_snapshot_install(&st->snaps, s);
-    atomic_fetch_add(&st->metrics.reloads_ok, 1);
-    gr_log("info", "event=reload ok=true tables=%s bytes=%llu", st->tables_path,
-           (unsigned long long)gr_tables_bytes(s->tables));
-}
-
-static void stop(server_state *st, struct MHD_Daemon *d, int sig)
-{
-    atomic_store(&st->draining, true);
-    MHD_socket listener = MHD_quiesce_daemon(d);
-    gr_log("info", "event=draining signal=%s in_flight=%ld", sig == SIGTERM ? "TERM" : "INT",
-           atomic_load(&st->in_flight));
-    long left = drain(st, st->cfg->drain_timeout);
-    /* Workers still running resume their connections: stop them before the
-     * daemon, cutting NDJSON streams short (each ends with an error line). */
-    if (left)
-        gr_stream_abort_all();
-    gr_pool_stop(st->pool);
-    MHD_stop_daemon(d);
-    if (listener != MHD_INVALID_SOCKET)
-        close(listener);
-    gr_log("info", "event=stopped abandoned=%ld", left);
-}
-
-/* Serves until a stop signal, reloading on SIGHUP, then drains. */
-static int serve(server_state *st)
-{
-    const gr_server_config *c = st->cfg;
-    struct MHD_Daemon *d = start_daemon(c, st);
-    if (!d) {
-        gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
-               strerror(errno));
-        return 1;
-    }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned port = info ? info->port : c->port;
-    atomic_store(&st->ready, true);
-    gr_log("info", "event=ready addr=%s:%u threads=%u compute_threads=%u queue=%u max_body=%llu "
-           "conn_limit=%u tables=%s", c->host, port, c->threads, c->compute_threads, c->queue,
-           (unsigned long long)c->max_body, c->conn_limit, st->tables_path);
-    int sig;
-    while ((sig = wait_for_signal()) == SIGHUP)
-        reload(st);
-    stop(st, d, sig);
-    return 0;
-}
-
-/* The configured or default table file; NULL (logged) when there is none. */
-static const char *tables_path(const gr_server_config *c, char paths[4][4096])
-{
-    char searched[1024];
-    if (c->tables_path)
-        return c->tables_path;
-    const char *p = gr_tables_locate(paths, 4, searched, sizeof searched);
-    if (!p)
-        gr_log("error", "event=start error=\"no table file found (looked for %s); build one with "
-               "'grundy tables build FILE' and pass --tables FILE\"", searched);
-    return p;
-}
-
-static int start(server_state *st)
-{
-    const gr_server_config *c = st->cfg;
-    char why[512];
-    gr_snapshot *s = gr_snapshot_load(st->tables_path, &c->service.limits, (size_t)c->cache_bytes, why,
-                                      sizeof why);
-    if (!s) {
-        gr_log("error", "event=start tables=%s error=\"table file %s: %s\"", st->tables_path,
-               st->tables_path, why);
-        return -1;
-    }
-    st->snaps.current = s;
-    st->games_json = gr_api_games_json(&c->service.limits);
-    st->pool = st->games_json ? gr_pool_start(c->compute_threads, c->queue) : NULL;
-    if (!st->pool) {
-        gr_log("error", "event=start error=\"out of memory or threads\"");
-        return -1;
-    }
-    return 0;
-}
-
-int gr_server_run(gr_server_config *c)
-{
-    char paths[4][4096];
-    server_state st = { .cfg = c, .tables_path = tables_path(c, paths) };
-    pthread_mutex_init(&st.snaps.mu, NULL);
-    atomic_init(&st.in_flight, 0);
-    atomic_init(&st.draining, false);
-    atomic_init(&st.ready, false);
-    gr_metrics_init(&st.metrics, route_names);
-    int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
-    if (rc != 0 && st.pool)
-        gr_pool_stop(st.pool);
-    gr_snapshot_release(st.snaps.current);
-    pthread_mutex_destroy(&st.snaps.mu);
-    free(st.games_json);
-    return rc;
-}

@@ -1,0 +1,213 @@
+/* The daemon's life (gr_server_run): the table file mapped, the compute pool
+ * and libmicrohttpd started, SIGHUP reloads, and on SIGTERM or SIGINT the
+ * drain of requests in flight before everything stops. */
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api/catalog.h"
+#include "server/http.h"
+#include "server/log.h"
+#include "server/request.h"
+#include "tables/locate.h"
+
+static void log_mhd(void *cls, const char *fmt, va_list ap)
+{
+    char msg[512];
+    (void)cls;
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    gr_log("warn", "event=httpd message=\"%s\"", msg);
+}
+
+/* Resolves host:port into *ss; returns 0 or -1 (logged). */
+static int resolve(const gr_server_config *c, struct sockaddr_storage *ss, bool *ipv6)
+{
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+    struct addrinfo *res = NULL;
+    char port[8];
+    snprintf(port, sizeof port, "%u", (unsigned)c->port);
+    int rc = getaddrinfo(c->host, port, &hints, &res);
+    if (rc != 0 || !res) {
+        gr_log("error", "event=start error=\"cannot resolve host %s: %s\"", c->host, gai_strerror(rc));
+        return -1;
+    }
+    memcpy(ss, res->ai_addr, res->ai_addrlen);
+    *ipv6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    return 0;
+}
+
+static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *st)
+{
+    struct sockaddr_storage ss;
+    bool ipv6 = false;
+    if (resolve(c, &ss, &ipv6))
+        return NULL;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    if (ipv6)
+        flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
+                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
+                            MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
+                            MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
+                            MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+                            MHD_OPTION_END);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* Waits until no request is in flight, twice in a row 20 ms apart (a request
+ * whose bytes just arrived gets its chance to start), or the drain time ends. */
+static long drain(server_state *st, unsigned seconds)
+{
+    long waited = 0, quiet = 0;
+    while (waited < (long)seconds * 1000 && quiet < 2) {
+        quiet = atomic_load(&st->in_flight) == 0 ? quiet + 1 : 0;
+        sleep_ms(20);
+        waited += 20;
+    }
+    return atomic_load(&st->in_flight);
+}
+
+static int wait_for_signal(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    int sig = 0;
+    while (sigwait(&set, &sig) != 0)
+        ;
+    return sig;
+}
+
+/* SIGHUP: maps the file again; a bad file leaves the old tables in place. */
+static void reload(server_state *st)
+{
+    char why[512];
+    gr_snapshot *s = gr_snapshot_load(st->tables_path, &st->cfg->service.limits,
+                                      (size_t)st->cfg->cache_bytes, why, sizeof why);
+    if (!s) {
+        atomic_fetch_add(&st->metrics.reloads_failed, 1);
+        gr_log("error", "event=reload ok=false tables=%s error=\"%s; the old tables stay\"", st->tables_path, why);
+        return;
+    }
+    gr_snapshot_install(&st->snaps, s);
+    atomic_fetch_add(&st->metrics.reloads_ok, 1);
+    gr_log("info", "event=reload ok=true tables=%s bytes=%llu", st->tables_path,
+           (unsigned long long)gr_tables_bytes(s->tables));
+}
+
+static void stop(server_state *st, struct MHD_Daemon *d, int sig)
+{
+    atomic_store(&st->draining, true);
+    MHD_socket listener = MHD_quiesce_daemon(d);
+    gr_log("info", "event=draining signal=%s in_flight=%ld", sig == SIGTERM ? "TERM" : "INT",
+           atomic_load(&st->in_flight));
+    long left = drain(st, st->cfg->drain_timeout);
+    /* Workers still running resume their connections: stop them before the
+     * daemon, cutting NDJSON streams short (each ends with an error line). */
+    if (left)
+        gr_stream_abort_all();
+    gr_pool_stop(st->pool);
+    MHD_stop_daemon(d);
+    if (listener != MHD_INVALID_SOCKET)
+        close(listener);
+    gr_log("info", "event=stopped abandoned=%ld", left);
+}
+
+/* Serves until a stop signal, reloading on SIGHUP, then drains. */
+static int serve(server_state *st)
+{
+    const gr_server_config *c = st->cfg;
+    struct MHD_Daemon *d = start_daemon(c, st);
+    if (!d) {
+        gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
+               strerror(errno));
+        return 1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = info ? info->port : c->port;
+    atomic_store(&st->ready, true);
+    gr_log("info", "event=ready addr=%s:%u threads=%u compute_threads=%u queue=%u max_body=%llu "
+           "conn_limit=%u tables=%s", c->host, port, c->threads, c->compute_threads, c->queue,
+           (unsigned long long)c->max_body, c->conn_limit, st->tables_path);
+    int sig;
+    while ((sig = wait_for_signal()) == SIGHUP)
+        reload(st);
+    stop(st, d, sig);
+    return 0;
+}
+
+/* The configured or default table file; NULL (logged) when there is none. */
+static const char *tables_path(const gr_server_config *c, char paths[4][4096])
+{
+    char searched[1024];
+    if (c->tables_path)
+        return c->tables_path;
+    const char *p = gr_tables_locate(paths, 4, searched, sizeof searched);
+    if (!p)
+        gr_log("error", "event=start error=\"no table file found (looked for %s); build one with "
+               "'grundy tables build FILE' and pass --tables FILE\"", searched);
+    return p;
+}
+
+static int start(server_state *st)
+{
+    const gr_server_config *c = st->cfg;
+    char why[512];
+    gr_snapshot *s = gr_snapshot_load(st->tables_path, &c->service.limits, (size_t)c->cache_bytes, why,
+                                      sizeof why);
+    if (!s) {
+        gr_log("error", "event=start tables=%s error=\"table file %s: %s\"", st->tables_path,
+               st->tables_path, why);
+        return -1;
+    }
+    st->snaps.current = s;
+    st->games_json = gr_api_games_json(&c->service.limits);
+    st->pool = st->games_json ? gr_pool_start(c->compute_threads, c->queue) : NULL;
+    if (!st->pool) {
+        gr_log("error", "event=start error=\"out of memory or threads\"");
+        return -1;
+    }
+    return 0;
+}
+
+int gr_server_run(gr_server_config *c)
+{
+    char paths[4][4096];
+    server_state st = { .cfg = c, .tables_path = tables_path(c, paths) };
+    pthread_mutex_init(&st.snaps.mu, NULL);
+    atomic_init(&st.in_flight, 0);
+    atomic_init(&st.draining, false);
+    atomic_init(&st.ready, false);
+    gr_metrics_init(&st.metrics, http_route_names);
+    int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
+    if (rc != 0 && st.pool)
+        gr_pool_stop(st.pool);
+    gr_snapshot_release(st.snaps.current);
+    pthread_mutex_destroy(&st.snaps.mu);
+    free(st.games_json);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* Sending a request's reply: every response gets the CORS headers its Origin
+ * allows, Retry-After on 503 and Connection: close while the server drains,
+ * and records its status in rq->status (for metrics and the access log). */
+#ifndef GRUNDY_SERVER_REPLY_H
+#define GRUNDY_SERVER_REPLY_H
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "api/analyze.h"
+#include "api/error.h"
+#include "server/request.h"
+
+/* Queues resp (which it destroys) with Content-Type type (NULL: none) and
+ * Allow allow (NULL: none); MHD_NO when resp is NULL (out of memory). */
+enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, const char *type,
+                            const char *allow);
+
+/* Sends r's JSON, taking its body; a NULL body (out of memory) is sent as
+ * a fixed 503 overloaded error. */
+enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
+
+/* Sends the error code with message as its JSON error body. */
+enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message);
+
+/* Sends text, which must outlive the response (a constant or the server's). */
+enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type);
+
+/* Sends a copy of text: for text that may go before the response is sent. */
+enum MHD_Result reply_copy(request *rq, int status, const char *text, const char *type);
+
+/* 503: the compute pool's queue is full (counted in the metrics). */
+enum MHD_Result reply_busy(request *rq);
+
+/* 204 to a CORS preflight; allow lists the path's methods, sent as Allow
+ * and, when the Origin is allowed, as Access-Control-Allow-Methods. */
+enum MHD_Result reply_preflight(request *rq, const char *allow);
+
+/* Copies r's body into the connection's own buffer (rq->out), so that the
+ * inline answer's arena can be freed at once; false when memory runs out. */
+bool reply_keep(request *rq, const gr_reply *r);
+
+/* Sends the len bytes reply_keep stored, as JSON. */
+enum MHD_Result reply_send_kept(request *rq, int status, size_t len);
+
+#endif

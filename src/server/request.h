@@ -1,0 +1,83 @@
+/* The daemon's private state, shared by its modules: the server's (one per
+ * gr_server_run, daemon.c), and each connection's request (http.c reads and
+ * answers it, reply.c sends what it answers). */
+#ifndef GRUNDY_SERVER_REQUEST_H
+#define GRUNDY_SERVER_REQUEST_H
+
+#include <microhttpd.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "api/analyze.h"
+#include "api/games.h"
+#include "server/http_stream.h"
+#include "server/metrics.h"
+#include "server/pool.h"
+#include "server/routes.h"
+#include "server/server.h"
+#include "server/snapshot.h"
+#include "server/static.h"
+
+typedef struct route {
+    const char *path;
+    const char *method; /* the one method the path answers (and OPTIONS, HEAD for GET) */
+    route_id id;
+} route;
+
+/* One per gr_server_run (daemon.c), shared by every HTTP and compute
+ * thread: what they change in it is atomic or behind a lock. */
+typedef struct server_state {
+    const gr_server_config *cfg;
+    const char *tables_path;       /* the file SIGHUP re-maps */
+    gr_snapshot_holder snaps;
+    gr_pool *pool;
+    gr_metrics metrics;
+    char *games_json;              /* GET /v1/games, rendered once */
+    atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
+    atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
+    atomic_bool ready;
+} server_state;
+
+/* Where a request's answer is: being read or answered on the HTTP thread,
+ * waiting for the compute pool, or done there (rq->reply holds it). */
+typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
+
+/* A reply decided from the request line alone, sent once the body (if any)
+ * has been read: answering earlier makes libmicrohttpd close the connection,
+ * and a browser would then pay a new one for every preflight. */
+typedef enum early_reply { EARLY_NONE, EARLY_NOT_FOUND, EARLY_WRONG_METHOD, EARLY_PREFLIGHT } early_reply;
+
+/* Per-request state. One lives as long as its connection (made when the
+ * connection opens) and is reset for each request on it, keeping its body
+ * and reply buffers, so that a keep-alive client's requests need no heap
+ * allocation of ours. */
+typedef struct request {
+    server_state *st;
+    struct MHD_Connection *conn;
+    route_id route;
+    const route *entry;  /* the matched route, or NULL */
+    const gr_asset *asset; /* the playground file asked for, on its route */
+    char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
+    early_reply early;
+    char *body;
+    size_t len, cap;
+    char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
+    size_t out_cap;
+    bool too_large;
+    bool answered;     /* a reply was queued, or the request was handed on */
+    bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
+                        * since libmicrohttpd reports such connections only at their timeout */
+    gr_stream *stream; /* NDJSON batch */
+    _Atomic rq_state state;
+    gr_reply reply;    /* from the compute pool */
+    gr_snapshot *snap; /* held while the request is answered */
+    const gr_game *game;
+    int status;
+    uint64_t bytes;
+    struct timespec start;
+} request;
+
+#endif
