@@ -41,23 +41,31 @@ build "$work/old" "$work/build-old"
 build . build-release
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start() { # BUILD: prints the URL of a grundyd of BUILD
+url= # set by start
+start() { # BUILD: starts a grundyd of BUILD and sets url to its /v1/analyze
     local port
     port=$(free_port)
     "${server_cpu[@]}" "$1/grundyd" --port "$port" --threads "$threads" --access-log off \
-        --tables "$1/grundy.tables" 2>/dev/null &
+        --tables "$1/grundy.tables" >/dev/null 2>&1 &
     pids+=($!)
+    url="http://127.0.0.1:$port/v1/analyze"
     for _ in $(seq 100); do
-        curl -sf -o /dev/null -d '{"game":"nim","piles":[1]}' "http://127.0.0.1:$port/v1/analyze" && break
+        curl -sf -o /dev/null -d '{"game":"nim","piles":[1]}' "$url" && return 0
         sleep 0.1
     done
-    echo "http://127.0.0.1:$port/v1/analyze"
+    echo "compare.sh: $1/grundyd does not answer" >&2
+    exit 1
 }
-old_url=$(start "$work/build-old")
-new_url=$(start build-release)
+start "$work/build-old"
+old_url=$url
+start build-release
+new_url=$url
 body='{"game":"nim","piles":[3,4,5,7]}'
-[[ $(curl -s -d "$body" "$old_url") == $(curl -s -d "$body" "$new_url") ]] ||
-    { echo "compare.sh: the two builds answer the Nim body differently" >&2; exit 1; }
+old_answer=$(curl -s -d "$body" "$old_url")
+new_answer=$(curl -s -d "$body" "$new_url")
+[[ $old_answer == "$new_answer" ]] ||
+    { printf 'compare.sh: the two builds answer the Nim body differently:\n%s\n%s\n' "$old_answer" "$new_answer" >&2
+      exit 1; }
 
 results=$work/results
 run() { # LABEL URL MIX ROUND
