@@ -229,15 +229,20 @@ static int check_entry(gr_query *q, const gr_field *f, const cJSON *item, size_t
 }
 
 /* Integers are read once without a path (the common case, cheap) and only
- * a failing one is read again to name it. */
-static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item)
+ * a failing one is read again to name it: building "piles[i]" for every
+ * entry would cost more than reading it. */
+static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, uint64_t max)
 {
-    if (cJSON_IsArray(item) || is_signed(f) || f->value.limit != GR_LIMIT_NONE ||
-        f->value.max != (int64_t)GR_INT_MAX || f->value.min != 0)
-        return false;
-    uint64_t v;
     gr_api_error quiet;
-    return gr_json_u64(q->doc, item, "", &v, &quiet) == 0;
+    if (cJSON_IsArray(item))
+        return false;
+    if (is_signed(f)) {
+        int64_t v;
+        return gr_json_i64(q->doc, item, "", &v, &quiet) == 0 && v >= f->value.min &&
+               (v < 0 || (uint64_t)v <= max);
+    }
+    uint64_t v;
+    return gr_json_u64(q->doc, item, "", &v, &quiet) == 0 && v >= (uint64_t)f->value.min && v <= max;
 }
 
 static int check_array(gr_query *q, const gr_field *f, const cJSON *arr)
@@ -246,10 +251,11 @@ static int check_array(gr_query *q, const gr_field *f, const cJSON *arr)
         return fail_type(q, f->name, f);
     if (check_count(q, f, (size_t)cJSON_GetArraySize(arr), "entry"))
         return -1;
+    uint64_t max = gr_range_max(&f->value, q->limits);
     size_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, arr) {
-        if (!entry_quietly_ok(q, f, item) && check_entry(q, f, item, i))
+        if (!entry_quietly_ok(q, f, item, max) && check_entry(q, f, item, i))
             return -1;
         i++;
     }
