@@ -205,12 +205,13 @@ static void order_winning_first(collector *c)
 static int parse_u128(const char *s, gr_u128 *out)
 {
     gr_u128 v = 0;
-    if (!*s || strlen(s) > 38)
+    if (!*s || strlen(s) > 39)
         return -1;
     for (; *s; s++) {
-        if (*s < '0' || *s > '9')
+        unsigned d = (unsigned)(*s - '0');
+        if (*s < '0' || *s > '9' || v > (~(gr_u128)0 - d) / 10)
             return -1;
-        v = v * 10 + (gr_u128)(*s - '0');
+        v = v * 10 + d;
     }
     *out = v;
     return 0;
@@ -268,8 +269,8 @@ static int read_cursor(gr_query *q, const gr_page_args *page, gr_u128 *cursor)
     if (member && !cJSON_IsNull(member) && !cJSON_IsString(member))
         return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
                        "answer gave, or null");
-    if (member)
-        text = cJSON_IsString(member) ? member->valuestring : NULL;
+    if (member && !cJSON_IsNull(member))
+        text = member->valuestring;
     if (text && parse_u128(text, cursor))
         return gr_fail(q->err, GR_E_INVALID_FIELD, "cursor", "\"cursor\" must be the string a previous "
                        "answer gave (decimal digits)");

@@ -323,6 +323,19 @@ def t_large(ck):
                                                "text": "Take %d from pile 19 (%d -> 0)." % (big, big)}):
         ck.fail(q, "last page: %s" % json.dumps(ans)[:300])
     ck.checked += 1
+    # a 39-digit cursor the service gave is taken back
+    q = {"game": "nim", "piles": [2 ** 63 - 1, 2 ** 63 - 1, 2], "compound": "conjunctive", "limit": 2}
+    ans = ck.moves(dict(q, cursor="9" * 38))
+    again = ans and ck.moves(dict(q, cursor=ans["cursor"]))
+    if not again or again["total"] != (2 ** 63 - 1) ** 2 * 2 or len(again["moves"]) != 2:
+        ck.fail(q, "the cursor %s did not come back: %s" % (ans and ans["cursor"], json.dumps(again)[:200]))
+    # the proper selective compound skips the runs that move every pile at once
+    q = {"game": "nim", "piles": [1, 10 ** 12], "compound": "selective_proper", "limit": 2,
+         "cursor": str(10 ** 12)}
+    ans = ck.moves(q)
+    if not ans or ans["total"] != 10 ** 12 + 1 or [m["next"]["piles"] for m in ans["moves"]] != [[0, 10 ** 12]]:
+        ck.fail(q, "last page %s" % json.dumps(ans)[:300])
+    ck.checked += 2
     ck.report("large heaps: exact totals past 2^64, canonical pages, outcomes as /v1/analyze")
 
 

@@ -174,6 +174,15 @@ void gr_compound_seek(gr_compound_walk *w, gr_u128 k)
     decode(w, lo);
 }
 
+/* Whether every component moves. */
+static bool all_move(const gr_compound_walk *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (!w->choice[i])
+            return false;
+    return true;
+}
+
 bool gr_compound_next(gr_compound_walk *w)
 {
     gr_u128 first = w->compound == GR_CONJUNCTIVE ? 1 : 0;
@@ -184,6 +193,11 @@ bool gr_compound_next(gr_compound_walk *w)
         if (i == (size_t)-1)
             return false;
         w->choice[i]++;
+        /* The proper selective compound leaves out every tuple that moves
+         * all components: a whole run of them is skipped at once, so each
+         * step costs O(n) however many moves the last component has. */
+        if (w->compound == GR_SELECTIVE_PROPER && w->n && all_move(w))
+            w->choice[w->n - 1] = w->counts[w->n - 1];
     } while (!valid(w));
     return true;
 }
