@@ -58,6 +58,9 @@ bool gr_rule_contains(gr_rule rule, uint64_t s);
  * when there is none below 2^64 (or the rule is invalid). */
 bool gr_rule_next(gr_rule rule, uint64_t after, uint64_t *next);
 
+/* How many of the n ascending values s[0 .. n) are <= x (binary search). */
+size_t gr_sorted_count_upto(const uint64_t *s, size_t n, uint64_t x);
+
 /* The elements of S that are <= limit, ascending. */
 typedef struct gr_rule_set {
     uint64_t *s;

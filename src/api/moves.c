@@ -406,9 +406,6 @@ static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *p
     const char *const *extra = named && gr_game_has_field(named, "limit") ? cursor_only : paging_members;
     if (gr_query_prepare(q, game, extra))
         return -1;
-    if (!(*game)->moves)
-        return gr_fail(q->err, GR_E_INVALID_QUERY, "game", "listing the moves of %s is not available yet; "
-                       "POST /v1/analyze answers it", (*game)->name);
     paging pg;
     if (read_limit(q, *game, page, &pg.limit) || read_cursor(q, page, &pg.cursor))
         return -1;

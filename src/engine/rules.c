@@ -281,18 +281,23 @@ typedef struct sweep_set {
     uint64_t *bits;
 } sweep_set;
 
-/* How many elements of the (ascending) set are <= room. */
-static size_t count_upto(const gr_rule_set *set, uint64_t room)
+size_t gr_sorted_count_upto(const uint64_t *s, size_t n, uint64_t x)
 {
-    size_t lo = 0, hi = set->count;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (set->s[mid] <= room)
+        if (s[mid] <= x)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* How many elements of the (ascending) set are <= room. */
+static size_t count_upto(const gr_rule_set *set, uint64_t room)
+{
+    return gr_sorted_count_upto(set->s, set->count, room);
 }
 
 /* words |= set bits <= room, shifted up by p (word by word; words has a

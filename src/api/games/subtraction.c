@@ -12,6 +12,7 @@
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
+#include "grundy/rules.h"
 #include "grundy/subtraction.h"
 #include "tables/tables.h"
 
@@ -179,15 +180,7 @@ static gr_u128 set_count(void *ctx, size_t pile, uint64_t n)
 {
     (void)pile;
     const subtraction_ctx *c = ctx;
-    size_t lo = 0, hi = c->nmoves;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->moves[mid] <= n)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return gr_sorted_count_upto(c->moves, c->nmoves, n);
 }
 
 static void set_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)

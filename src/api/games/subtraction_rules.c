@@ -212,75 +212,42 @@ int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
 
 /* ---- listing moves ---------------------------------------------------------- */
 
-/* The rule's elements up to the largest heap, found once (a step each
- * candidate, charged to the query): a heap's options are a prefix of them. */
-typedef struct rule_list {
-    uint64_t *elems;
-    size_t n;
-} rule_list;
-
+/* A heap's options are the prefix of the rule's elements up to it, found
+ * once per query up to the largest heap (gr_rule_set_make). */
 static gr_u128 rule_count(void *ctx, size_t pile, uint64_t n)
 {
     (void)pile;
-    const rule_list *l = ctx;
-    size_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->elems[mid] <= n)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const gr_rule_set *set = ctx;
+    return gr_sorted_count_upto(set->s, set->count, n);
 }
 
 static void rule_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
 {
     (void)pile;
-    *mv = gr_heap_take(n, ((const rule_list *)ctx)->elems[(size_t)k]);
-}
-
-/* Every element of the rule up to `top`, within the query's budget. */
-static int rule_elements(gr_query *q, gr_rule rule, uint64_t top, rule_list *l)
-{
-    if (q->budget.left < top)
-        return gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "piles", "finding the %s up to %" PRIu64 " needs "
-                       "more work than the compute budget allows", gr_rule_name(rule), top);
-    q->budget.left -= top;
-    size_t cap = 64;
-    l->elems = malloc(cap * sizeof *l->elems);
-    l->n = 0;
-    for (uint64_t e = 0; l->elems && gr_rule_next(rule, e, &e) && e <= top;) {
-        if (l->n == cap) {
-            uint64_t *more = realloc(l->elems, 2 * cap * sizeof *more);
-            if (!more)
-                break;
-            l->elems = more;
-            cap *= 2;
-        }
-        l->elems[l->n++] = e;
-    }
-    return l->elems ? 0 : gr_oom(q);
+    *mv = gr_heap_take(n, ((const gr_rule_set *)ctx)->s[(size_t)k]);
 }
 
 int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, gr_move_sink *sink)
 {
     gr_rule rule;
-    rule_list list = { NULL, 0 };
+    gr_rule_set set = { NULL, 0, 0 };
     uint64_t *piles = NULL;
     size_t n;
     if (read_rule(q, moves, &rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
     uint64_t top = gr_max_u64(piles, n);
     int rc;
-    if (top > ON_DEMAND_OUTCOME)
+    if (top > ON_DEMAND_OUTCOME) {
         rc = gr_fail(q->err, GR_E_BEYOND_BOUND, "piles", "the moves of the %s are listed for heaps up to "
                      "%" PRIu64 "; send smaller heaps", gr_rule_name(rule), (uint64_t)ON_DEMAND_OUTCOME);
-    else
-        rc = rule_elements(q, rule, top, &list);
+    } else {
+        gr_status s = gr_rule_set_make(rule, top, &q->budget, &set);
+        rc = s == GR_OK ? 0 : gr_fail_engine(q->err, s, "piles", "finding the rule's elements up to the "
+                                             "largest heap");
+    }
     if (rc == 0)
-        rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &list, rule_count, rule_at }, sink);
-    free(list.elems);
+        rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &set, rule_count, rule_at }, sink);
+    gr_rule_set_free(&set);
     gr_mem_free(piles);
     return rc;
 }
