@@ -510,32 +510,34 @@ def token_next(query, move):
     return {"tokens": tokens}
 
 
-def retrograde(starts, succ, misere=False):
-    """Outcome 'W' / 'L' / 'D' for the player to move of every state reachable
-    from `starts` (succ(state) -> iterable of states), by retrograde analysis:
-    a state without moves is lost (won under misere play), a state with a move
-    to a lost state is won, a state whose moves all lead to won states is
-    lost, and every state left undecided is a draw."""
-    succs, dq = {}, deque()
+def retro(starts, succ, misere=False):
+    """Retrograde analysis of every state reachable from `starts`: outcome
+    'W' / 'L' / 'D' for the player to move and the remoteness of W and L."""
+    succs = {}
+    dq = deque()
     for s in starts:
         if s not in succs:
             succs[s] = None
             dq.append(s)
     while dq:
         s = dq.popleft()
-        succs[s] = set(succ(s))
-        for t in succs[s]:
+        ss = list(succ(s))
+        succs[s] = ss
+        for t in ss:
             if t not in succs:
                 succs[t] = None
                 dq.append(t)
     preds = {s: [] for s in succs}
-    left, res, queue = {}, {}, deque()
+    left = {}
+    res, depth = {}, {}
+    queue = deque()
     for s, ss in succs.items():
         left[s] = len(ss)
         for t in ss:
             preds[t].append(s)
         if not ss:
             res[s] = "W" if misere else "L"
+            depth[s] = 0
             queue.append(s)
     while queue:
         t = queue.popleft()
@@ -544,15 +546,23 @@ def retrograde(starts, succ, misere=False):
                 continue
             if res[t] == "L":
                 res[s] = "W"
+                depth[s] = depth[t] + 1
                 queue.append(s)
             else:
                 left[s] -= 1
                 if left[s] == 0:
                     res[s] = "L"
+                    depth[s] = depth[t] + 1
                     queue.append(s)
     for s in succs:
         res.setdefault(s, "D")
-    return res
+    return res, depth
+
+
+def retrograde(starts, succ, misere=False):
+    """The outcomes of retro() alone: 'W' / 'L' / 'D' for the player to move
+    of every state reachable from `starts`."""
+    return retro(starts, succ, misere)[0]
 
 
 class TokenGame:

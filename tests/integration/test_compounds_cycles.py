@@ -29,6 +29,7 @@ import sys
 from collections import deque
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from brute import retro  # noqa: E402
 from harness import Tap, run_main  # noqa: E402
 
 sys.setrecursionlimit(20000)
@@ -156,56 +157,6 @@ class Acyclic:
                 r = self.misere if not any_move else False
             self.memo[s] = r
         return r
-
-
-def retro(starts, succ, misere=False):
-    """Retrograde analysis of every state reachable from `starts`: outcome
-    'W' / 'L' / 'D' for the player to move and the remoteness of W and L."""
-    succs = {}
-    dq = deque()
-    for s in starts:
-        if s not in succs:
-            succs[s] = None
-            dq.append(s)
-    while dq:
-        s = dq.popleft()
-        ss = list(succ(s))
-        succs[s] = ss
-        for t in ss:
-            if t not in succs:
-                succs[t] = None
-                dq.append(t)
-    preds = {s: [] for s in succs}
-    left = {}
-    res, depth = {}, {}
-    queue = deque()
-    for s, ss in succs.items():
-        left[s] = len(ss)
-        for t in ss:
-            preds[t].append(s)
-        if not ss:
-            res[s] = "W" if misere else "L"
-            depth[s] = 0
-            queue.append(s)
-    while queue:
-        t = queue.popleft()
-        for s in preds[t]:
-            if s in res:
-                continue
-            if res[t] == "L":
-                res[s] = "W"
-                depth[s] = depth[t] + 1
-                queue.append(s)
-            else:
-                left[s] -= 1
-                if left[s] == 0:
-                    res[s] = "L"
-                    depth[s] = depth[t] + 1
-                    queue.append(s)
-    for s in succs:
-        res.setdefault(s, "D")
-    return res, depth
-
 
 WINNER = {"W": "first", "L": "second", "D": "draw"}
 
