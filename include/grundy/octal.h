@@ -53,6 +53,13 @@ gr_status gr_octal_move(const gr_octal_code *code, const gr_seq *s, uint64_t n,
  * the budget runs out. Free with gr_seq_free. */
 gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out);
 
+/* gr_grundys_solve that calls count(ctx, values computed so far) every
+ * 2^16 values, from the calling thread (a progress display for table
+ * builds). count may be NULL. */
+typedef void gr_count_fn(void *ctx, uint64_t done);
+gr_status gr_grundys_solve_counted(uint64_t need, gr_budget *b, gr_seq *out, gr_count_fn *count,
+                                   void *ctx);
+
 /* A split of heap n < s->count into two unequal heaps whose values XOR to
  * target. GR_EINVAL when none exists, GR_EBOUND when n >= s->count. */
 gr_status gr_grundys_move(const gr_seq *s, uint64_t n, uint16_t target, gr_heap_move *move);

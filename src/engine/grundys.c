@@ -411,6 +411,14 @@ static gr_status solver_init(grundy_solver *sv, uint64_t total)
 
 gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out)
 {
+    return gr_grundys_solve_counted(need, b, out, NULL, NULL);
+}
+
+#define COUNT_EVERY (UINT64_C(1) << 16) /* values between calls of the counter */
+
+gr_status gr_grundys_solve_counted(uint64_t need, gr_budget *b, gr_seq *out, gr_count_fn *count,
+                                   void *ctx)
+{
     memset(out, 0, sizeof *out);
     if (need >= b->left) { /* at least one step per value */
         b->left = 0;
@@ -430,6 +438,8 @@ gr_status gr_grundys_solve(uint64_t need, gr_budget *b, gr_seq *out)
         }
         if (st == GR_OK)
             st = group_end(&sv, b);
+        if (count && sv.count % COUNT_EVERY < LANES)
+            count(ctx, sv.count);
     }
     if (st == GR_OK) {
         out->values = sv.g;

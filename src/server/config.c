@@ -7,11 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "grundy_version.h"
 #include "server/server.h"
-
-#ifndef GRUNDY_VERSION
-#define GRUNDY_VERSION "unknown"
-#endif
 
 void gr_server_config_default(gr_server_config *c)
 {

@@ -13,6 +13,7 @@
 #include "grundy/rules.h"
 #include "grundy/subtraction.h"
 #include "grundy/wythoff.h"
+#include "tables/progress.h"
 #include "tables/tables.h"
 #include "tables/writer.h"
 
@@ -28,19 +29,6 @@ typedef struct family_buf {
     uint16_t *values;
     size_t nvalues, cap;
 } family_buf;
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void progress(const gr_build_options *o, const struct timespec *t0, const char *what)
-{
-    if (o->progress)
-        fprintf(o->progress, "tables: %-44s %7.2f s\n", what, seconds_since(t0));
-}
 
 static int family_add(family_buf *f, uint64_t key, const gr_seq *s)
 {
@@ -85,7 +73,7 @@ static gr_octal_code octal_from_key(unsigned key)
 
 /* Every game 0.d1d2d3 (key = the digits read as an octal number, 1 .. 0777;
  * 0.7 and 0.70 are one game, key 0700). */
-static int build_octal_family(gr_tf_writer *w, const gr_build_options *o)
+static int build_octal_family(gr_tf_writer *w, const gr_build_options *o, gr_progress *p)
 {
     family_buf f = { .members = calloc(512, sizeof(gr_tf_member)) };
     int rc = f.members ? 0 : -1;
@@ -96,6 +84,7 @@ static int build_octal_family(gr_tf_writer *w, const gr_build_options *o)
         rc = gr_octal_solve(&code, 0, o->octal_values, &b, &s) == GR_OK ? family_add(&f, key, &s) : -1;
         if (rc == 0)
             gr_seq_free(&s);
+        gr_progress_step(p, key);
     }
     if (rc == 0)
         rc = gr_tf_add_family(w, GR_TN_OCTAL_FAMILY, f.members, f.n, f.values, f.nvalues);
@@ -123,7 +112,7 @@ static int build_named_octal(gr_tf_writer *w, const gr_build_options *o)
 }
 
 /* Every non-empty S within {1 .. 12}; key bit s-1 is set for s in S. */
-static int build_subtraction_family(gr_tf_writer *w)
+static int build_subtraction_family(gr_tf_writer *w, gr_progress *p)
 {
     const unsigned sets = 1u << GR_TN_SUBTRACTION_MAX;
     family_buf f = { .members = calloc(sets, sizeof(gr_tf_member)) };
@@ -139,6 +128,7 @@ static int build_subtraction_family(gr_tf_writer *w)
         rc = gr_subtraction_solve(moves, n, 0, &b, &s) == GR_OK && s.periodic ? family_add(&f, mask, &s) : -1;
         if (rc == 0)
             gr_seq_free(&s);
+        gr_progress_step(p, mask);
     }
     if (rc == 0)
         rc = gr_tf_add_family(w, GR_TN_SUBTRACTION_FAMILY, f.members, f.n, f.values, f.nvalues);
@@ -194,6 +184,7 @@ static int build_rule(gr_tf_writer *w, const gr_build_options *o, gr_rule r)
 /* Grundy's game runs on its own thread: it is the longest part. */
 typedef struct grundys_job {
     uint64_t values;
+    gr_progress *progress;
     gr_seq seq;
     gr_status status;
 } grundys_job;
@@ -202,32 +193,60 @@ static void *grundys_thread(void *arg)
 {
     grundys_job *job = arg;
     gr_budget b = gr_budget_make(UNBOUNDED);
-    job->status = gr_grundys_solve(job->values - 1, &b, &job->seq);
+    job->status = gr_grundys_solve_counted(job->values - 1, &b, &job->seq, gr_progress_grundys, job->progress);
+    if (job->status == GR_OK)
+        gr_progress_grundys(job->progress, job->values);
     return NULL;
 }
 
-static int build_others(gr_tf_writer *w, const gr_build_options *o, const struct timespec *t0,
-                        const char **failed)
+/* The parts besides Grundy's game, in order. `weight`: the part's share of
+ * their time in a default build (for the progress estimate). */
+enum { PART_OCTAL, PART_NAMED, PART_SUBTRACTION, PART_WYTHOFF, PART_DIVISOR, PART_RULE };
+
+static const struct part {
+    const char *name;  /* in the status line, and in "computing NAME failed" */
+    const char *done;  /* the line once it is finished */
+    double weight;
+} parts[] = {
+    [PART_OCTAL] = { "octal games 0.d1d2d3", "octal games 0.d1d2d3 (511 games)", 0.930 },
+    [PART_NAMED] = { "named octal games", "named octal games", 0.005 },
+    [PART_SUBTRACTION] = { "subtraction sets", "subtraction sets within {1..12} (4095 sets)", 0.001 },
+    [PART_WYTHOFF] = { "Wythoff values", "Wythoff values", 0.001 },
+    [PART_DIVISOR] = { "divisor-game values", "divisor-game values", 0.002 },
+    [PART_RULE] = { "rule-defined subtraction sets", NULL, 0.061 },
+};
+
+static int run_part(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, int part, int rule)
 {
-    if ((*failed = "octal games 0.d1d2d3"), build_octal_family(w, o))
-        return -1;
-    progress(o, t0, "octal games 0.d1d2d3 (511 games)");
-    if ((*failed = "named octal games"), build_named_octal(w, o))
-        return -1;
-    progress(o, t0, "named octal games");
-    if ((*failed = "subtraction sets"), build_subtraction_family(w))
-        return -1;
-    progress(o, t0, "subtraction sets within {1..12} (4095 sets)");
-    if ((*failed = "Wythoff values"), build_wythoff(w, o->wythoff_size))
-        return -1;
-    progress(o, t0, "Wythoff values");
-    if ((*failed = "divisor-game values"), build_divisor(w, o->divisor_max))
-        return -1;
-    progress(o, t0, "divisor-game values");
-    for (int r = 0; r < GR_RULE_COUNT; r++) {
-        if ((*failed = "rule-defined subtraction sets"), build_rule(w, o, (gr_rule)r))
-            return -1;
-        progress(o, t0, gr_rule_name((gr_rule)r));
+    switch (part) {
+    case PART_OCTAL:
+        return build_octal_family(w, o, p);
+    case PART_NAMED:
+        return build_named_octal(w, o);
+    case PART_SUBTRACTION:
+        return build_subtraction_family(w, p);
+    case PART_WYTHOFF:
+        return build_wythoff(w, o->wythoff_size);
+    case PART_DIVISOR:
+        return build_divisor(w, o->divisor_max);
+    default:
+        return build_rule(w, o, (gr_rule)rule);
+    }
+}
+
+static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, const char **failed)
+{
+    static const uint64_t items[] = { 511, 6, (1u << GR_TN_SUBTRACTION_MAX) - 1, 1, 1, GR_RULE_COUNT };
+    for (int part = PART_OCTAL; part <= PART_RULE; part++) {
+        int rules = part == PART_RULE ? GR_RULE_COUNT : 1;
+        gr_progress_part(p, parts[part].name, items[part], parts[part].weight);
+        for (int r = 0; r < rules; r++) {
+            *failed = parts[part].name;
+            if (run_part(w, o, p, part, r))
+                return -1;
+            gr_progress_step(p, (uint64_t)r + 1);
+            gr_progress_line(p, parts[part].done ? parts[part].done : gr_rule_name((gr_rule)r));
+        }
     }
     return 0;
 }
@@ -246,6 +265,7 @@ void gr_build_options_default(gr_build_options *o)
     o->rule_outcome[GR_RULE_POWERS_OF_TWO] = UINT64_C(1) << 24;
     o->rule_outcome[GR_RULE_PRIMES] = UINT64_C(1) << 20; /* P-positions are dense: quadratic */
     o->progress = NULL;
+    o->progress_live = false;
 }
 
 /* Fails before minutes of computing when the file could not be written. */
@@ -267,25 +287,25 @@ int gr_tables_build(const char *path, const gr_build_options *o, char *why, size
 {
     if (check_writable(path, why, n))
         return -1;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gr_progress *p = gr_progress_start(o->progress, o->progress_live, o->grundys_values);
     gr_tf_writer *w = gr_tf_writer_new();
-    grundys_job job = { .values = o->grundys_values };
+    grundys_job job = { .values = o->grundys_values, .progress = p };
     pthread_t tid;
     if (!w || pthread_create(&tid, NULL, grundys_thread, &job) != 0) {
         gr_tf_writer_free(w);
+        gr_progress_stop(p, false);
         snprintf(why, n, "out of memory or threads");
         return -1;
     }
     const char *failed = NULL;
-    int rc = build_others(w, o, &t0, &failed);
+    int rc = build_others(w, o, p, &failed);
     pthread_join(tid, NULL);
     if (job.status != GR_OK && rc == 0) {
         failed = "Grundy's game";
         rc = -1;
     }
     if (rc == 0) {
-        progress(o, &t0, "Grundy's game");
+        gr_progress_line(p, "Grundy's game");
         failed = "Grundy's game section";
         rc = gr_tf_add_sequence(w, GR_TN_GRUNDYS, &job.seq);
     }
@@ -293,7 +313,8 @@ int gr_tables_build(const char *path, const gr_build_options *o, char *why, size
     if (rc != 0)
         snprintf(why, n, "computing %s failed (out of memory?)", failed ? failed : "the tables");
     else if ((rc = gr_tf_write(w, path, why, n)) == 0)
-        progress(o, &t0, "written");
+        gr_progress_line(p, "written");
     gr_tf_writer_free(w);
+    gr_progress_stop(p, rc == 0);
     return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef GRUNDY_TABLES_BUILD_H
 #define GRUNDY_TABLES_BUILD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,7 +15,8 @@ typedef struct gr_build_options {
     uint64_t rule_grundy[3]; /* Grundy values of the rule-defined sets up to these n
                               * (squares, powers_of_two, primes) */
     uint64_t rule_outcome[3];/* win/loss of the rule-defined sets up to these n */
-    FILE *progress;          /* one line per finished part, or NULL */
+    FILE *progress;          /* where progress goes (tables/progress.h), or NULL */
+    bool progress_live;      /* progress is a terminal: a status line redrawn in place */
 } gr_build_options;
 
 void gr_build_options_default(gr_build_options *o);

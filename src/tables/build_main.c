@@ -5,6 +5,7 @@
  * Usage: grundy-tables-default FILE GRUNDYS_VALUES OCTAL_VALUES */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "tables/build.h"
 
@@ -18,7 +19,10 @@ int main(int argc, char **argv)
     gr_build_options_default(&o);
     o.grundys_values = strtoull(argv[2], NULL, 10);
     o.octal_values = strtoull(argv[3], NULL, 10);
-    o.progress = stderr;
+    /* progress on a terminal (meson runs this in the console pool, so a
+     * first `ninja` or scripts/run.sh shows it); quiet in CI and logs */
+    o.progress_live = isatty(STDERR_FILENO);
+    o.progress = o.progress_live ? stderr : NULL;
     char why[512];
     if (gr_tables_build(argv[1], &o, why, sizeof why) == 0)
         return 0;

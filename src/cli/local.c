@@ -1,0 +1,219 @@
+#include "cli/local.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/analyze.h"
+#include "api/catalog.h"
+#include "api/mem.h"
+#include "api/moves.h"
+#include "cli/render.h"
+#include "tables/locate.h"
+#include "tables/tables.h"
+
+#define CLI_CACHE_BYTES (UINT64_C(64) << 20) /* as the daemon's default */
+#define CLI_CHUNK ((size_t)1 << 16)          /* bytes read from the input at a time */
+
+/* Opens `path`, or the default table file when path is NULL and one exists. */
+static int open_tables(const char *path, gr_tables **t)
+{
+    char paths[4][4096], searched[256], why[512];
+    *t = NULL;
+    if (!path)
+        path = gr_tables_locate(paths, 4, searched, sizeof searched);
+    if (!path)
+        return 0;
+    if (gr_tables_open(path, t, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "grundy: table file %s: %s\n", path, why);
+    return -1;
+}
+
+int gr_local_open(gr_local *l, const char *tables_path)
+{
+    if (open_tables(tables_path, &l->tables))
+        return -1;
+    if (gr_service_init(&l->svc, l->tables, CLI_CACHE_BYTES) == 0)
+        return 0;
+    gr_tables_close(l->tables);
+    fprintf(stderr, "grundy: out of memory\n");
+    return -1;
+}
+
+void gr_local_close(gr_local *l)
+{
+    gr_service_fini(&l->svc);
+    gr_tables_close(l->tables);
+}
+
+/* ---- reading the input ---------------------------------------------------- */
+
+/* Up to cap bytes of `in`: 0 at its end, -1 on a read error. Answers
+ * written so far are flushed first. Reads the descriptor directly (a pipe
+ * yields what is there), and through stdio for streams without one. */
+static ssize_t read_chunk(FILE *in, char *buf, size_t cap, FILE *out)
+{
+    fflush(out);
+    int fd = fileno(in);
+    if (fd < 0) {
+        size_t n = fread(buf, 1, cap, in);
+        return n ? (ssize_t)n : ferror(in) ? -1 : 0;
+    }
+    ssize_t n;
+    do
+        n = read(fd, buf, cap);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+int gr_cli_lines(FILE *in, FILE *out, size_t max_line, gr_line_fn *fn, void *ctx)
+{
+    gr_line_reader r;
+    char *chunk = malloc(CLI_CHUNK);
+    if (!chunk || gr_line_reader_init(&r, max_line) != 0) {
+        free(chunk);
+        fprintf(stderr, "grundy: out of memory\n");
+        return 1;
+    }
+    int status = 0, got = 0;
+    const char *line;
+    size_t len;
+    gr_line_kind k;
+    ssize_t n = 0;
+    while (got >= 0 && (n = read_chunk(in, chunk, CLI_CHUNK, out)) > 0) {
+        gr_line_reader_feed(&r, chunk, (size_t)n);
+        while (got >= 0 && (k = gr_line_reader_next(&r, &line, &len)) != GR_LINE_NONE)
+            status |= (got = fn(ctx, k, line, len)) > 0;
+    }
+    if (got >= 0 && (k = gr_line_reader_finish(&r, &line, &len)) != GR_LINE_NONE)
+        status |= (got = fn(ctx, k, line, len)) > 0;
+    if (n < 0) {
+        fprintf(stderr, "grundy: reading the input: %s\n", strerror(errno));
+        status = 1;
+    }
+    fflush(out);
+    gr_line_reader_fini(&r);
+    free(chunk);
+    return got < 0 ? -got : status;
+}
+
+char *gr_cli_read_all(FILE *in, size_t *len)
+{
+    size_t cap = CLI_CHUNK, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, in);
+        n += got;
+        if (n < cap) {
+            if (!ferror(in)) {
+                *len = n;
+                return buf;
+            }
+            fprintf(stderr, "grundy: reading the input: %s\n", strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    fprintf(stderr, "grundy: out of memory reading the input\n");
+    return NULL;
+}
+
+/* ---- answering ----------------------------------------------------------- */
+
+static const char oom_body[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
+
+/* Prints the reply and frees its body; 1 for an error reply, else 0. */
+static int emit(gr_reply *r, bool human)
+{
+    int failed = r->body ? gr_render_reply(r->status, r->body, r->len, human, stdout, stderr)
+                         : gr_render_reply(503, oom_body, sizeof oom_body - 1, human, stdout, stderr);
+    gr_mem_free(r->body);
+    return failed;
+}
+
+int gr_local_query(const gr_local *l, const char *query, bool human)
+{
+    gr_reply r;
+    gr_api_analyze(&l->svc, query, strlen(query), &r);
+    return emit(&r, human);
+}
+
+int gr_local_moves(const gr_local *l, const char *query)
+{
+    gr_reply r;
+    gr_api_moves(&l->svc, query, strlen(query), NULL, &r);
+    return emit(&r, false);
+}
+
+typedef struct line_ctx {
+    const gr_local *local;
+    bool skip_blank; /* `query -` skips blank lines; `batch` answers them with an error */
+    bool human;
+    unsigned long answered;
+} line_ctx;
+
+static bool blank(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            return false;
+    return true;
+}
+
+static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
+{
+    line_ctx *c = ctx;
+    if (k == GR_LINE_OK && c->skip_blank && blank(line, len))
+        return 0;
+    if (c->human && c->answered++)
+        putchar('\n'); /* a blank line between answers in words */
+    gr_reply r;
+    bool scoped = gr_mem_begin(); /* the line's scratch memory, released once printed */
+    if (k == GR_LINE_TOO_LONG)
+        gr_api_line_too_long(&c->local->svc, &r);
+    else
+        gr_api_batch_line(&c->local->svc, line, len, &r);
+    int failed = emit(&r, c->human);
+    if (scoped)
+        gr_mem_end();
+    return failed;
+}
+
+/* `query -` takes lines of any length (a line is one whole query, as
+ * `query 'JSON'` would take it); `batch` holds them to limits.max_line. */
+int gr_local_query_lines(const gr_local *l, FILE *in, bool human)
+{
+    line_ctx c = { .local = l, .skip_blank = true, .human = human };
+    return gr_cli_lines(in, stdout, SIZE_MAX, answer_line, &c);
+}
+
+/* `batch --json`: 0 when the batch and every query in it were answered. */
+static int answer_json_batch(const gr_local *l, FILE *in)
+{
+    size_t len;
+    char *body = gr_cli_read_all(in, &len);
+    if (!body)
+        return 1;
+    gr_reply r;
+    gr_batch_stats stats;
+    gr_api_batch(&l->svc, body, len, &r, &stats);
+    free(body);
+    return emit(&r, false) || stats.errors;
+}
+
+int gr_local_batch(const gr_local *l, FILE *in, bool json)
+{
+    if (json)
+        return answer_json_batch(l, in);
+    line_ctx c = { .local = l };
+    return gr_cli_lines(in, stdout, (size_t)l->svc.limits.max_line, answer_line, &c);
+}

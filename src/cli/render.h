@@ -1,0 +1,32 @@
+/* `grundy query` for people: an /v1/analyze answer in words.
+ *
+ * The answer's body (from the service in-process or over HTTP) is read with
+ * the exact-integer JSON reader, so every number is printed with all its
+ * digits. Layout, one fact per line, labels in a column:
+ *
+ *   The player to move wins (nim, normal play).
+ *   Grundy value:  2
+ *   Winning move:  Take 2 from pile 0 (3 -> 1).
+ *   Then:          piles [1,4,5]
+ *   Period:        8 from heap 47 (pile 0, pile 1)
+ *   Why:           Nim: a pile's Grundy value is its size. ... (wrapped)
+ *
+ * An error body {"error": {...}} is written as one line
+ * "grundy: CODE: MESSAGE (field: F)". */
+#ifndef GRUNDY_CLI_RENDER_H
+#define GRUNDY_CLI_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes the answer body[0 .. len) to out, or its error to err. Returns 0
+ * for an answer, 1 for an error body, -1 when the body is not JSON of
+ * either shape (a line on err says so). */
+int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err);
+
+/* One reply as `grundy query` prints it: in words (human), else the body
+ * and a newline on out. Returns 0 for an answer with status 200, else 1. */
+int gr_render_reply(int status, const char *body, size_t len, bool human, FILE *out, FILE *err);
+
+#endif
