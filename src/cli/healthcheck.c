@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/http_client.h"
+
 /* The probe is for container HEALTHCHECKs and service managers on a machine
  * with no HTTP client: one GET on a loopback address, bounded in time by one
  * deadline that covers connect, send and the status line. It never resolves
@@ -22,64 +24,6 @@
  * bound. The body is not read: the status code is the answer. */
 
 enum { HC_OK = 0, HC_FAIL = 1, HC_USAGE = 2 };
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits for `events` on fd until the deadline; 1 ready, 0 timed out, -1 error. */
-static int wait_fd(int fd, short events, int64_t deadline)
-{
-    for (;;) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0)
-            return 0;
-        struct pollfd p = { .fd = fd, .events = events };
-        int n = poll(&p, 1, (int)left);
-        if (n > 0)
-            return 1;
-        if (n == 0)
-            return 0;
-        if (errno != EINTR)
-            return -1;
-    }
-}
-
-/* A connected non-blocking socket to one of the addresses, or -1 (errno_out
- * tells why, ETIMEDOUT when the deadline passed). */
-static int connect_any(const struct addrinfo *ai, int64_t deadline, int *errno_out)
-{
-    *errno_out = ECONNREFUSED;
-    for (; ai; ai = ai->ai_next) {
-        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
-        if (fd < 0) {
-            *errno_out = errno;
-            continue;
-        }
-        int err = 0;
-        if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-            err = errno;
-            if (err == EINPROGRESS) {
-                int w = wait_fd(fd, POLLOUT, deadline);
-                socklen_t len = sizeof err;
-                if (w == 0)
-                    err = ETIMEDOUT;
-                else if (w < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-                    err = errno;
-            }
-        }
-        if (err == 0)
-            return fd;
-        *errno_out = err;
-        close(fd);
-        if (err == ETIMEDOUT)
-            break;
-    }
-    return -1;
-}
 
 /* Sends the whole request before the deadline; 0 or -1. */
 static int send_all(int fd, const char *buf, size_t len, int64_t deadline)
@@ -91,7 +35,7 @@ static int send_all(int fd, const char *buf, size_t len, int64_t deadline)
             len -= (size_t)n;
         } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
             return -1;
-        } else if (wait_fd(fd, POLLOUT, deadline) <= 0) {
+        } else if (gr_net_wait(fd, POLLOUT, deadline) <= 0) {
             errno = ETIMEDOUT;
             return -1;
         }
@@ -113,7 +57,7 @@ static int read_status(int fd, int64_t deadline)
             break;
         } else if (errno != EAGAIN && errno != EINTR) {
             return -1;
-        } else if (wait_fd(fd, POLLIN, deadline) <= 0) {
+        } else if (gr_net_wait(fd, POLLIN, deadline) <= 0) {
             errno = ETIMEDOUT;
             return -1;
         }
@@ -138,7 +82,7 @@ static int read_status(int fd, int64_t deadline)
 static int usage(void)
 {
     fprintf(stderr, "Usage: grundy healthcheck [--host ADDR] [--port N] [--path /PATH] [--timeout S]\n"
-                    "  see grundy --help\n");
+                    "  see grundy healthcheck --help\n");
     return HC_USAGE;
 }
 
@@ -202,9 +146,9 @@ int gr_cli_healthcheck(int argc, char **argv)
     }
     bool v6 = ai->ai_family == AF_INET6;
 
-    int64_t deadline = now_ms() + (int64_t)timeout * 1000;
+    int64_t deadline = gr_net_now_ms() + (int64_t)timeout * 1000;
     int err;
-    int fd = connect_any(ai, deadline, &err);
+    int fd = gr_net_connect(ai, deadline, &err);
     freeaddrinfo(ai);
     int code = -1;
     if (fd >= 0) {

@@ -204,16 +204,18 @@ static void *grundys_thread(void *arg)
 enum { PART_OCTAL, PART_NAMED, PART_SUBTRACTION, PART_WYTHOFF, PART_DIVISOR, PART_RULE };
 
 static const struct part {
-    const char *name;  /* in the status line, and in "computing NAME failed" */
-    const char *done;  /* the line once it is finished */
+    const char *name;   /* in "computing NAME failed" */
+    const char *status; /* in the status line: short */
+    const char *done;   /* the line once it is finished */
     double weight;
 } parts[] = {
-    [PART_OCTAL] = { "octal games 0.d1d2d3", "octal games 0.d1d2d3 (511 games)", 0.930 },
-    [PART_NAMED] = { "named octal games", "named octal games", 0.005 },
-    [PART_SUBTRACTION] = { "subtraction sets", "subtraction sets within {1..12} (4095 sets)", 0.001 },
-    [PART_WYTHOFF] = { "Wythoff values", "Wythoff values", 0.001 },
-    [PART_DIVISOR] = { "divisor-game values", "divisor-game values", 0.002 },
-    [PART_RULE] = { "rule-defined subtraction sets", NULL, 0.061 },
+    [PART_OCTAL] = { "octal games 0.d1d2d3", "octal games", "octal games 0.d1d2d3 (511 games)", 0.930 },
+    [PART_NAMED] = { "named octal games", "named octal", "named octal games", 0.005 },
+    [PART_SUBTRACTION] = { "subtraction sets", "subtraction sets",
+                           "subtraction sets within {1..12} (4095 sets)", 0.001 },
+    [PART_WYTHOFF] = { "Wythoff values", "Wythoff", "Wythoff values", 0.001 },
+    [PART_DIVISOR] = { "divisor-game values", "divisor game", "divisor-game values", 0.002 },
+    [PART_RULE] = { "rule-defined subtraction sets", "rule sets", NULL, 0.061 },
 };
 
 static int run_part(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, int part, int rule)
@@ -239,7 +241,7 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
     static const uint64_t items[] = { 511, 6, (1u << GR_TN_SUBTRACTION_MAX) - 1, 1, 1, GR_RULE_COUNT };
     for (int part = PART_OCTAL; part <= PART_RULE; part++) {
         int rules = part == PART_RULE ? GR_RULE_COUNT : 1;
-        gr_progress_part(p, parts[part].name, items[part], parts[part].weight);
+        gr_progress_part(p, parts[part].status, items[part], parts[part].weight);
         for (int r = 0; r < rules; r++) {
             *failed = parts[part].name;
             if (run_part(w, o, p, part, r))

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 #define LIVE_MS 200  /* between redraws on a terminal */
@@ -27,6 +28,7 @@ struct gr_progress {
     /* Grundy's game */
     uint64_t grundys_total;
     atomic_uint_fast64_t grundys_done;
+    atomic_uint_fast64_t grundys_ms; /* ms from t0 to its end; 0 while it runs */
     int shown_percent; /* never shown going backwards */
 };
 
@@ -87,22 +89,38 @@ static void status_line(gr_progress *p, char *out, size_t n, bool final)
     char part_rate[16], g_rate[16], spent[32], left[32];
     double part_secs = now - p->part_started;
     short_count(part_rate, sizeof part_rate, part_secs > 0.01 ? (double)done / part_secs : 0);
-    short_count(g_rate, sizeof g_rate, now > 0.01 ? (double)gdone / now : 0);
+    uint64_t g_ms = atomic_load(&p->grundys_ms);
+    double g_secs = g_ms ? (double)g_ms / 1000 : now;
+    short_count(g_rate, sizeof g_rate, g_secs > 0.01 ? (double)gdone / g_secs : 0);
     duration(spent, sizeof spent, now);
     duration(left, sizeof left, eta);
     if (final)
-        snprintf(out, n, "tables: 100%% | done in %s", spent);
+        snprintf(out, n, "tables 100%% | done in %s", spent);
     else
-        snprintf(out, n, "tables: %3d%% | %s %llu/%llu, %s/s | Grundy's game %d%%, %s/s | %s, ETA %s", percent,
+        snprintf(out, n, "tables %3d%% | %s %llu/%llu %s/s | Grundy %d%% %s/s | %s, ETA %s", percent,
                  p->part, (unsigned long long)done, (unsigned long long)p->part_total, part_rate,
                  (int)(100 * g_frac), g_rate, spent, left);
 }
 
-/* Under mu. Live: redraws the status line in place; else one line. */
+/* Columns of the terminal `to`, less one (a full row would wrap, and the
+ * carriage return would then redraw only its last part); 79 when unknown. */
+static size_t usable_columns(FILE *to)
+{
+    struct winsize ws;
+    if (ioctl(fileno(to), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+        return (size_t)ws.ws_col - 1;
+    return 79;
+}
+
+/* Under mu. Live: redraws the status line in place, cut to the terminal's
+ * width; else one line. */
 static void draw(gr_progress *p, bool final)
 {
     char line[256];
     status_line(p, line, sizeof line, final);
+    size_t cols = p->live ? usable_columns(p->to) : sizeof line;
+    if (cols < strlen(line))
+        line[cols] = '\0';
     if (p->live)
         fprintf(p->to, "\r\033[K%s%s", line, final ? "\n" : "");
     else
@@ -141,6 +159,7 @@ gr_progress *gr_progress_start(FILE *to, bool live, uint64_t grundys_total)
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
     atomic_init(&p->part_done, 0);
     atomic_init(&p->grundys_done, 0);
+    atomic_init(&p->grundys_ms, 0);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     if (pthread_create(&p->reporter, NULL, report, p) != 0) {
@@ -177,8 +196,11 @@ void gr_progress_step(gr_progress *p, uint64_t done)
 void gr_progress_grundys(void *ctx, uint64_t done)
 {
     gr_progress *p = ctx;
-    if (p)
-        atomic_store(&p->grundys_done, done);
+    if (!p)
+        return;
+    atomic_store(&p->grundys_done, done);
+    if (done >= p->grundys_total)
+        atomic_store(&p->grundys_ms, (uint64_t)(since(&p->t0) * 1000) + 1);
 }
 
 void gr_progress_line(gr_progress *p, const char *what)

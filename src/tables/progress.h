@@ -5,7 +5,7 @@
  * reports how far it is (items done of a known total); a reporter thread
  * turns that into one status line:
  *
- *   tables:  42% | octal games 215/511, 5.8/s | Grundy's game 61%, 120k/s | 37 s, ETA 51 s
+ *   tables  42% | octal games 215/511 5.8/s | Grundy 61% 120k/s | 37 s, ETA 51 s
  *
  * ETA is the longer of the tracks' times left, each from its own rate so
  * far; the percent is the time so far over the time so far plus the ETA,
@@ -30,8 +30,8 @@ typedef struct gr_progress gr_progress;
  * Grundy's game to compute. */
 gr_progress *gr_progress_start(FILE *to, bool live, uint64_t grundys_total);
 
-/* The other track begins a part of `total` items; its share of that
- * track's work is `weight` (the shares sum to 1). */
+/* The other track begins a part of `total` items, `name` in the status
+ * line; its share of that track's work is `weight` (the shares sum to 1). */
 void gr_progress_part(gr_progress *p, const char *name, uint64_t total, double weight);
 
 /* Items of the current part done so far. */
