@@ -156,6 +156,36 @@ static int cmd_moves(int argc, char **argv)
     return rc;
 }
 
+/* `games [--json] [--url URL [--timeout S]]`: the catalogue. */
+static int cmd_games(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        { "url", required_argument, NULL, OPT_URL }, { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "json", no_argument, NULL, OPT_JSON }, HELP_OPTIONS, END_OPTIONS,
+    };
+    common_opts o = { 0 };
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = next_option("games", argc, argv, lo)) != -1) {
+        if (ch == 'h' || ch == '?')
+            return ch == 'h' ? 0 : EXIT_MISUSE;
+        if (ch == OPT_JSON)
+            o.json = true;
+        else
+            *(ch == OPT_URL ? &o.url : &o.timeout) = optarg;
+    }
+    if (optind < argc)
+        return misuse("games", "unexpected argument \"%s\"", argv[optind]);
+    if (o.timeout && !o.url)
+        return misuse("games", "--timeout applies to --url only");
+    if (!o.url)
+        return gr_local_games(o.json);
+    gr_remote r;
+    int rc = gr_remote_init(&r, o.url, o.timeout);
+    return rc ? rc : gr_remote_games(&r, o.json);
+}
+
 static int batch_remote(const common_opts *o, FILE *in)
 {
     gr_remote r;
@@ -321,7 +351,7 @@ static const struct command {
     int (*run)(int argc, char **argv); /* argv[0] is the command's name */
 } commands[] = {
     { "query", cmd_query },     { "moves", cmd_moves },   { "batch", cmd_batch },
-    { "tables", cmd_tables },   { "healthcheck", cmd_healthcheck },
+    { "games", cmd_games },     { "tables", cmd_tables },   { "healthcheck", cmd_healthcheck },
 };
 
 int gr_cli_main(int argc, char **argv)

@@ -68,6 +68,14 @@ static const gr_cli_help_entry entries[] = {
       "  0  every query answered\n"
       "  1  some query got an error, the batch was refused, or FILE could not be read\n"
       "  2  misuse\n" EXIT_REMOTE },
+    { "games", "list the games, or the whole catalogue as GET /v1/games does",
+      "Usage: grundy games [OPTIONS]\n"
+      "Lists the games one per line: the name a query's \"game\" takes, and a summary.\n"
+      "With --json, the whole catalogue (fields, defaults, limits, an example query per\n"
+      "game) as GET /v1/games answers it.\n\n"
+      "Options:\n"
+      "  --json                  the catalogue as JSON\n" REMOTE_OPTIONS HELP_OPTION "\n"
+      "Exit status: 0 listed; 2 misuse; 3 with --url, the service could not be reached.\n" },
     { "tables build", "compute a table file",
       "Usage: grundy tables build [OPTIONS] FILE\n"
       "Computes the precomputed tables and writes FILE atomically (a temporary file\n"

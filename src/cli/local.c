@@ -8,6 +8,7 @@
 
 #include "api/analyze.h"
 #include "api/catalog.h"
+#include "api/games.h"
 #include "api/mem.h"
 #include "api/moves.h"
 #include "cli/render.h"
@@ -216,4 +217,22 @@ int gr_local_batch(const gr_local *l, FILE *in, bool json)
         return answer_json_batch(l, in);
     line_ctx c = { .local = l };
     return gr_cli_lines(in, stdout, (size_t)l->svc.limits.max_line, answer_line, &c);
+}
+
+int gr_local_games(bool json)
+{
+    if (!json) {
+        for (size_t i = 0; i < gr_ngames; i++)
+            printf("%-14s %s\n", gr_games[i]->name, gr_games[i]->summary);
+        return 0;
+    }
+    gr_limits limits;
+    gr_limits_default(&limits);
+    char *text = gr_api_games_json(&limits);
+    if (text)
+        printf("%s\n", text);
+    else
+        fprintf(stderr, "grundy: out of memory\n");
+    free(text);
+    return text ? 0 : 1;
 }

@@ -45,6 +45,10 @@ int gr_local_query_lines(const gr_local *l, FILE *in, bool human);
 /* `moves`: the legal moves, as POST /v1/moves. */
 int gr_local_moves(const gr_local *l, const char *query);
 
+/* `games`: each game's name and summary, one game per line, or the
+ * catalogue as GET /v1/games answers it (json). Needs no table file. */
+int gr_local_games(bool json);
+
 /* `batch`: NDJSON lines held to limits.max_line, or one JSON batch. */
 int gr_local_batch(const gr_local *l, FILE *in, bool json);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/json.h"
 #include "cli/local.h"
 #include "cli/render.h"
 
@@ -177,6 +178,46 @@ int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool huma
 {
     gr_http_body body = { .data = query, .len = len };
     return exchange_whole(r, "/v1/analyze", "application/json", &body, human);
+}
+
+/* "NAME  summary" per game of the catalogue; -1 when it has no games list. */
+static int print_game_lines(const char *body, size_t len)
+{
+    gr_json_doc doc;
+    gr_api_error e;
+    if (gr_json_parse(body, len, &doc, &e) != 0)
+        return -1;
+    const cJSON *games = cJSON_GetObjectItemCaseSensitive(doc.root, "games");
+    for (const cJSON *g = cJSON_IsArray(games) ? games->child : NULL; g; g = g->next) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "name");
+        const cJSON *summary = cJSON_GetObjectItemCaseSensitive(g, "summary");
+        if (cJSON_IsString(name))
+            printf("%-14s %s\n", name->valuestring, cJSON_IsString(summary) ? summary->valuestring : "");
+    }
+    gr_json_free(&doc);
+    return cJSON_IsArray(games) ? 0 : -1;
+}
+
+int gr_remote_games(const gr_remote *r, bool json)
+{
+    collect c = { 0 };
+    gr_http_response resp;
+    char why[512];
+    gr_http_result res = gr_http_exchange(&r->url, "GET", "/v1/games", NULL, NULL, r->timeout_ms, &resp,
+                                          collect_sink, &c, why, sizeof why);
+    int rc = GR_EXIT_UNREACHABLE;
+    if (res != GR_HTTP_OK)
+        say(r, c.too_big ? "the answer is larger than 256 MiB" : why);
+    else if (resp.status != 200)
+        rc = refused(r, &resp, &c, false);
+    else if (json)
+        rc = gr_render_reply(200, c.data ? c.data : "", c.len, false, stdout, stderr);
+    else if ((rc = print_game_lines(c.data ? c.data : "", c.len)) != 0) {
+        say(r, "the answer to GET /v1/games holds no list of games (is this grundyd?)");
+        rc = GR_EXIT_UNREACHABLE;
+    }
+    free(c.data);
+    return rc;
 }
 
 typedef struct remote_lines {

@@ -34,6 +34,10 @@ int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool huma
  * asked about. */
 int gr_remote_query_lines(const gr_remote *r, FILE *in, bool human);
 
+/* GET /v1/games: the catalogue as it is (json), else each game's name and
+ * summary, one game per line. */
+int gr_remote_games(const gr_remote *r, bool json);
+
 /* POST /v1/moves. */
 int gr_remote_moves(const gr_remote *r, const char *query);
 
