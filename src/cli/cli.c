@@ -127,7 +127,7 @@ static int cmd_query(int argc, char **argv)
         if ((rc = gr_remote_init(&r, o.url, o.timeout)) != 0)
             return rc;
         return lines ? gr_remote_query_lines(&r, stdin, human)
-                     : gr_remote_query(&r, o.operand, strlen(o.operand), human);
+                     : gr_remote_query(&r, o.operand, strlen(o.operand), human, false);
     }
     gr_local l;
     if (gr_local_open(&l, o.tables))

@@ -132,11 +132,12 @@ char *gr_cli_read_all(FILE *in, size_t *len)
 static const char oom_body[] =
     "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
 
-/* Prints the reply and frees its body; 1 for an error reply, else 0. */
-static int emit(gr_reply *r, bool human)
+/* Prints the reply (in words: after a blank line when `separate`) and
+ * frees its body; 1 for an error reply, else 0. */
+static int emit(gr_reply *r, bool human, bool separate)
 {
-    int failed = r->body ? gr_render_reply(r->status, r->body, r->len, human, stdout, stderr)
-                         : gr_render_reply(503, oom_body, sizeof oom_body - 1, human, stdout, stderr);
+    int failed = r->body ? gr_render_reply(r->status, r->body, r->len, human, separate, stdout, stderr)
+                         : gr_render_reply(503, oom_body, sizeof oom_body - 1, human, separate, stdout, stderr);
     gr_mem_free(r->body);
     return failed;
 }
@@ -145,14 +146,14 @@ int gr_local_query(const gr_local *l, const char *query, bool human)
 {
     gr_reply r;
     gr_api_analyze(&l->svc, query, strlen(query), &r);
-    return emit(&r, human);
+    return emit(&r, human, false);
 }
 
 int gr_local_moves(const gr_local *l, const char *query)
 {
     gr_reply r;
     gr_api_moves(&l->svc, query, strlen(query), NULL, &r);
-    return emit(&r, false);
+    return emit(&r, false, false);
 }
 
 typedef struct line_ctx {
@@ -175,15 +176,14 @@ static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
     line_ctx *c = ctx;
     if (k == GR_LINE_OK && c->skip_blank && blank(line, len))
         return 0;
-    if (c->human && c->answered++)
-        putchar('\n'); /* a blank line between answers in words */
     gr_reply r;
     bool scoped = gr_mem_begin(); /* the line's scratch memory, released once printed */
     if (k == GR_LINE_TOO_LONG)
         gr_api_line_too_long(&c->local->svc, &r);
     else
         gr_api_batch_line(&c->local->svc, line, len, &r);
-    int failed = emit(&r, c->human);
+    int failed = emit(&r, c->human, c->answered > 0); /* a blank line between answers in words */
+    c->answered += !failed;
     if (scoped)
         gr_mem_end();
     return failed;
@@ -208,7 +208,7 @@ static int answer_json_batch(const gr_local *l, FILE *in)
     gr_batch_stats stats;
     gr_api_batch(&l->svc, body, len, &r, &stats);
     free(body);
-    return emit(&r, false) || stats.errors;
+    return emit(&r, false, false) || stats.errors;
 }
 
 int gr_local_batch(const gr_local *l, FILE *in, bool json)

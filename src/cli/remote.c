@@ -136,7 +136,7 @@ static int refused(const gr_remote *r, const gr_http_response *resp, const colle
     const char *b = body->data ? body->data : "";
     bool json_error = strncmp(resp->content_type, "application/json", 16) == 0 && strstr(b, "\"error\"");
     if (json_error)
-        return gr_render_reply(resp->status, b, body->len, human, stdout, stderr);
+        return gr_render_reply(resp->status, b, body->len, human, false, stdout, stderr);
     char what[512];
     snprintf(what, sizeof what, "HTTP %d without a JSON error body (is this grundyd?): %.200s",
              resp->status, b);
@@ -149,7 +149,7 @@ static int refused(const gr_remote *r, const gr_http_response *resp, const colle
 /* One request whose answer is held whole, then printed as the local
  * command prints it. */
 static int exchange_whole(const gr_remote *r, const char *path, const char *content_type,
-                          const gr_http_body *body, bool human)
+                          const gr_http_body *body, bool human, bool separate)
 {
     collect c = { 0 };
     gr_http_response resp;
@@ -163,7 +163,7 @@ static int exchange_whole(const gr_remote *r, const char *path, const char *cont
     } else if (resp.status < 200 || resp.status > 299) {
         rc = refused(r, &resp, &c, human);
     } else {
-        rc = gr_render_reply(200, c.data ? c.data : "", c.len, human, stdout, stderr);
+        rc = gr_render_reply(200, c.data ? c.data : "", c.len, human, separate, stdout, stderr);
         if (rc == 0 && strcmp(path, "/v1/batch") == 0) {
             error_scan s = { .target = 3 };
             scan_feed(&s, c.data ? c.data : "", c.len);
@@ -174,10 +174,10 @@ static int exchange_whole(const gr_remote *r, const char *path, const char *cont
     return rc;
 }
 
-int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool human)
+int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool human, bool separate)
 {
     gr_http_body body = { .data = query, .len = len };
-    return exchange_whole(r, "/v1/analyze", "application/json", &body, human);
+    return exchange_whole(r, "/v1/analyze", "application/json", &body, human, separate);
 }
 
 /* "NAME  summary" per game of the catalogue; -1 when it has no games list. */
@@ -211,7 +211,7 @@ int gr_remote_games(const gr_remote *r, bool json)
     else if (resp.status != 200)
         rc = refused(r, &resp, &c, false);
     else if (json)
-        rc = gr_render_reply(200, c.data ? c.data : "", c.len, false, stdout, stderr);
+        rc = gr_render_reply(200, c.data ? c.data : "", c.len, false, false, stdout, stderr);
     else if ((rc = print_game_lines(c.data ? c.data : "", c.len)) != 0) {
         say(r, "the answer to GET /v1/games holds no list of games (is this grundyd?)");
         rc = GR_EXIT_UNREACHABLE;
@@ -238,9 +238,8 @@ static int ask_line(void *ctx, gr_line_kind kind, const char *line, size_t len)
         fprintf(stderr, "grundy: a line too long to hold in memory\n");
         return 1;
     }
-    if (c->human && c->answered++)
-        putchar('\n');
-    int rc = gr_remote_query(c->remote, line, len, c->human);
+    int rc = gr_remote_query(c->remote, line, len, c->human, c->answered > 0);
+    c->answered += rc == 0;
     fflush(stdout);
     return rc == GR_EXIT_UNREACHABLE ? -GR_EXIT_UNREACHABLE : rc;
 }
@@ -254,13 +253,13 @@ int gr_remote_query_lines(const gr_remote *r, FILE *in, bool human)
 int gr_remote_moves(const gr_remote *r, const char *query)
 {
     gr_http_body body = { .data = query, .len = strlen(query) };
-    return exchange_whole(r, "/v1/moves", "application/json", &body, false);
+    return exchange_whole(r, "/v1/moves", "application/json", &body, false, false);
 }
 
 int gr_remote_batch_json(const gr_remote *r, const char *data, size_t len)
 {
     gr_http_body body = { .data = data, .len = len };
-    return exchange_whole(r, "/v1/batch", "application/json", &body, false);
+    return exchange_whole(r, "/v1/batch", "application/json", &body, false, false);
 }
 
 /* ---- the NDJSON stream --------------------------------------------------- */

@@ -26,8 +26,9 @@ typedef struct gr_remote {
 /* 0, or 2 after a line on stderr when the URL or the timeout is malformed. */
 int gr_remote_init(gr_remote *r, const char *url, const char *timeout_text);
 
-/* POST /v1/analyze with one query; the answer in words when human. */
-int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool human);
+/* POST /v1/analyze with one query; the answer in words when human (after
+ * a blank line when separate). */
+int gr_remote_query(const gr_remote *r, const char *query, size_t len, bool human, bool separate);
 
 /* POST /v1/analyze for each non-blank line of `in`, answered in order as
  * each line is complete; stops at the first line the service cannot be

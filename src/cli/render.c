@@ -219,7 +219,7 @@ static void put_error(FILE *err, const cJSON *e)
     putc('\n', err);
 }
 
-int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err)
+static int render(const char *body, size_t len, bool separate, FILE *out, FILE *err)
 {
     gr_json_doc doc;
     gr_api_error e;
@@ -233,6 +233,8 @@ int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err)
         put_error(err, error);
         rc = 1;
     } else if (cJSON_IsObject(doc.root) && cJSON_GetObjectItemCaseSensitive(doc.root, "winner")) {
+        if (separate)
+            putc('\n', out);
         put_answer(out, &doc, doc.root);
         rc = 0;
     } else {
@@ -243,10 +245,16 @@ int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err)
     return rc;
 }
 
-int gr_render_reply(int status, const char *body, size_t len, bool human, FILE *out, FILE *err)
+int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err)
+{
+    return render(body, len, false, out, err);
+}
+
+int gr_render_reply(int status, const char *body, size_t len, bool human, bool separate, FILE *out,
+                    FILE *err)
 {
     if (human)
-        return gr_render_answer(body, len, out, err) == 0 && status == 200 ? 0 : 1;
+        return render(body, len, separate, out, err) == 0 && status == 200 ? 0 : 1;
     fwrite(body, 1, len, out);
     putc('\n', out);
     return status == 200 ? 0 : 1;

@@ -26,7 +26,10 @@
 int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err);
 
 /* One reply as `grundy query` prints it: in words (human), else the body
- * and a newline on out. Returns 0 for an answer with status 200, else 1. */
-int gr_render_reply(int status, const char *body, size_t len, bool human, FILE *out, FILE *err);
+ * and a newline on out. In words, `separate` puts a blank line before an
+ * answer (not before an error, which goes to err), for a run of answers.
+ * Returns 0 for an answer with status 200, else 1. */
+int gr_render_reply(int status, const char *body, size_t len, bool human, bool separate, FILE *out,
+                    FILE *err);
 
 #endif

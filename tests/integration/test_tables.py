@@ -192,12 +192,12 @@ def t_build_atomic(grundy, tmp, path):
 
 
 def t_build_progress(grundy, tmp):
-    """Without --quiet the builder prints one line per part, and a build into
-    a missing directory fails cleanly."""
+    """With --progress the builder prints one line per part (stderr is not a
+    terminal here), and a build into a missing directory fails cleanly."""
     p = []
     path = os.path.join(tmp, "progress.tables")
     rc, out, err = run([grundy, "tables", "build", path, "--grundys-values", "512",
-                        "--octal-values", "64"])
+                        "--octal-values", "64", "--progress"])
     if rc != 0:
         return ["build exited %d: %s" % (rc, err.strip())]
     for part in ("octal games 0.d1d2d3", "named octal games", "subtraction sets", "Wythoff values",
