@@ -65,6 +65,13 @@ static int next_option(const char *command, int argc, char **argv, const struct 
     return ch == ':' ? '?' : ch;
 }
 
+static const char *option_name(const struct option *lo, int id)
+{
+    while (lo->name && lo->val != id)
+        lo++;
+    return lo->name ? lo->name : "?";
+}
+
 /* The options `query`, `moves` and `batch` share. */
 typedef struct common_opts {
     const char *tables, *url, *timeout;
@@ -80,15 +87,19 @@ static int parse_common(const char *command, int argc, char **argv, const struct
     optind = 1;
     opterr = 0;
     int ch;
+    unsigned seen = 0; /* bit per option id: each may be given once */
     while ((ch = next_option(command, argc, argv, lo)) != -1) {
+        if (ch == 'h' || ch == '?')
+            return ch == 'h' ? 1 : EXIT_MISUSE;
+        if (seen & (1u << (ch - OPT_TABLES)))
+            return misuse(command, "option \"--%s\" given twice", option_name(lo, ch));
+        seen |= 1u << (ch - OPT_TABLES);
         switch (ch) {
-        case 'h': return 1;
         case OPT_TABLES: o->tables = optarg; break;
         case OPT_URL: o->url = optarg; break;
         case OPT_TIMEOUT: o->timeout = optarg; break;
         case OPT_JSON: o->json = true; break;
-        case OPT_HUMAN: o->human = true; break;
-        default: return EXIT_MISUSE;
+        default: o->human = true; break;
         }
     }
     if (optind >= argc)

@@ -327,7 +327,8 @@ static bool parse_status(const char *h, int *status)
 
 static bool parse_headers(const char *h, const char *end, gr_http_response *resp, head_facts *f)
 {
-    for (const char *line = strchr(h, '\n') + 1; line < end; ) {
+    const char *first_end = strchr(h, '\n'); /* NULL: the status line alone */
+    for (const char *line = first_end ? first_end + 1 : end; line < end; ) {
         const char *eol = memchr(line, '\n', (size_t)(end - line));
         eol = eol ? eol : end;
         size_t vlen;
@@ -378,6 +379,8 @@ static gr_http_result read_head(conn *c, gr_http_response *resp, head_facts *f)
                 return fail(c, GR_HTTP_UNREACHABLE, "reading the response: %s", timeout_text());
         }
         char *h = c->buf + c->start;
+        if (end - h > HEAD_MAX)
+            return fail(c, GR_HTTP_PROTOCOL, "the response head is longer than 16 KiB");
         *end = '\0';
         memset(f, 0, sizeof *f);
         resp->content_type[0] = '\0';
