@@ -188,6 +188,7 @@ static int print_game_lines(const char *body, size_t len)
     if (gr_json_parse(body, len, &doc, &e) != 0)
         return -1;
     const cJSON *games = cJSON_GetObjectItemCaseSensitive(doc.root, "games");
+    int rc = cJSON_IsArray(games) ? 0 : -1;
     for (const cJSON *g = cJSON_IsArray(games) ? games->child : NULL; g; g = g->next) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "name");
         const cJSON *summary = cJSON_GetObjectItemCaseSensitive(g, "summary");
@@ -195,7 +196,7 @@ static int print_game_lines(const char *body, size_t len)
             printf("%-14s %s\n", name->valuestring, cJSON_IsString(summary) ? summary->valuestring : "");
     }
     gr_json_free(&doc);
-    return cJSON_IsArray(games) ? 0 : -1;
+    return rc;
 }
 
 int gr_remote_games(const gr_remote *r, bool json)
