@@ -25,7 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import REPO_ROOT, Tap, run_main  # noqa: E402
 
-WATCHDOG_SECONDS = 120
+WATCHDOG_SECONDS = 300
 TAP = Tap(timing=False)
 LABEL_WIDTH = 15  # src/cli/render.c
 
