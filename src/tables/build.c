@@ -246,7 +246,7 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
             *failed = parts[part].name;
             if (run_part(w, o, p, part, r))
                 return -1;
-            gr_progress_step(p, (uint64_t)r + 1);
+            gr_progress_step(p, part == PART_RULE ? (uint64_t)r + 1 : items[part]);
             gr_progress_line(p, parts[part].done ? parts[part].done : gr_rule_name((gr_rule)r));
         }
     }

@@ -270,8 +270,8 @@ def t_version(grundy, grundyd, meson_version):
 
 
 SMALL_BUILD = ["--grundys-values", "300000", "--octal-values", "256", "--wythoff", "64", "--divisor", "1000"]
-STATUS = re.compile(r"tables +(\d+)% \| [a-z' ]+ \d+/\d+ [0-9.]+k?M?/s \| Grundy (\d+)% [0-9.]+[kM]?/s \| "
-                    r"\d+ s, ETA (\d+ s|--)")
+STATUS = re.compile(r"tables +(\d+)% \| ([a-z' ]+) (\d+)/(\d+) [0-9.]+k?M?/s \| Grundy (\d+)% [0-9.]+[kM]?/s \| "
+                    r"\d+ s, ETA (\d+ s|\d+ min \d\d s|--)")
 
 
 def t_build_progress_tty(grundy, tmp):
@@ -289,6 +289,13 @@ def t_build_progress_tty(grundy, tmp):
     percents = [int(m.group(1)) for m in statuses]
     if percents != sorted(percents):
         p.append("the percent went backwards: %r" % percents)
+    for a, b in zip(statuses, statuses[1:]):
+        if a.group(2) == b.group(2) and int(b.group(3)) < int(a.group(3)):
+            p.append("%s went back from %s to %s" % (a.group(2), a.group(3), b.group(3)))
+        if int(b.group(3)) > int(b.group(4)):
+            p.append("%s: %s done of %s" % (b.group(2), b.group(3), b.group(4)))
+        if a.group(2) != b.group(2) and a.group(3) != a.group(4):
+            p.append("%s ended showing %s done of %s" % (a.group(2), a.group(3), a.group(4)))
     if not re.search(r"tables 100% \| done in \d+ s\r?\n?$", text):
         p.append("no final '100%% | done in' line: %r" % text[-200:])
     for part in ("octal games 0.d1d2d3 (511 games)", "Grundy's game", "written"):
