@@ -390,6 +390,25 @@ def t_completion(grundy, grundyd, tmp):
         p.append("game names: %r, want those of grundy games: %r" % (results[-1:], want_games))
     if err:
         p.append("bash wrote to stderr: %r" % err)
+    p += installed_completions(grundy)
+    return p
+
+
+def installed_completions(grundy):
+    """meson install puts both scripts in share/bash-completion/completions."""
+    meson = shutil.which("meson")
+    if meson is None:
+        return []
+    rc, out, err = run([meson, "introspect", os.path.dirname(os.path.abspath(grundy)), "--installed"])
+    if rc != 0:
+        return ["meson introspect --installed: exit %d, %s" % (rc, err)]
+    installed = json.loads(out)
+    p = []
+    for name in ("grundy", "grundyd"):
+        src = os.path.join(REPO_ROOT, "completions", name)
+        dest = installed.get(src, "")
+        if not dest.endswith("/share/bash-completion/completions/" + name):
+            p.append("meson install puts %s at %r" % (src, dest))
     return p
 
 
