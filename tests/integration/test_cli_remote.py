@@ -19,6 +19,7 @@ Python 3 stdlib only; every wait is bounded.
 import json
 import os
 import random
+import select
 import socket
 import subprocess
 import sys
@@ -284,6 +285,39 @@ def t_request_and_framing(grundy):
     return p
 
 
+def t_streamed_out(grundy):
+    """Answer lines reach stdout as they arrive, before the answer ends."""
+    release = threading.Event()
+
+    def respond(conn, req):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     b"6\r\n{\"a\":1\r\n")
+        conn.sendall(b"2\r\n}\n\r\n")
+        release.wait(10)
+        conn.sendall(b"8\r\n{\"b\":2}\n\r\n0\r\n\r\n")
+
+    s = Scripted(respond)
+    p = []
+    try:
+        proc = subprocess.Popen([grundy, "batch", "--url", s.url, "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdin.write(b'{"game":"nim","piles":[1]}\n')
+        proc.stdin.close()
+        ready, _, _ = select.select([proc.stdout], [], [], 5)
+        first = os.read(proc.stdout.fileno(), 100) if ready else b""
+        release.set()
+        proc.stdin = None  # closed above; communicate() must not flush it
+        rest, err = proc.communicate(timeout=10)
+        if first != b'{"a":1}\n':
+            p.append("the first answer line was not out before the answer ended: %r" % first)
+        if rest != b'{"b":2}\n' or proc.returncode != 0:
+            p.append("the rest: %r, exit %d, stderr %r" % (rest, proc.returncode, err))
+    finally:
+        release.set()
+        s.close()
+    return p
+
+
 def t_failures(grundy):
     p = []
     q = '{"game":"nim","piles":[1]}'
@@ -344,6 +378,7 @@ def main():
         TAP.run("batch --json --url: same as in-process", t_batch_json, grundy, url)
         TAP.run("the client's request (chunked NDJSON, Host, path prefix) and every answer framing",
                 t_request_and_framing, grundy)
+        TAP.run("batch --url writes each answer line as it arrives", t_streamed_out, grundy)
         TAP.run("refused, silent, broken and non-grundyd answers exit 3; a JSON error passes through (1)",
                 t_failures, grundy)
         rc = d.stop()
