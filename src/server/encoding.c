@@ -85,7 +85,8 @@ void gr_codings_parse(gr_codings *c, const char *accept_encoding)
         p = comma ? comma + 1 : end;
     }
     c->gzip = (uint16_t)(gzip >= 0 ? gzip : star >= 0 ? star : 0);
-    c->identity = (uint16_t)(identity >= 0 ? identity : star >= 0 ? star : 1000);
+    /* identity not named: acceptable, but no preference over a coding named */
+    c->identity = (uint16_t)(identity >= 0 ? identity : star >= 0 ? star : 1);
 }
 
 bool gr_codings_choose_gzip(const gr_codings *c, bool have_gzip)

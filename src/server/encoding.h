@@ -17,8 +17,10 @@ typedef struct gr_codings {
 
 /* Reads an Accept-Encoding value (NULL: the header is absent). gzip takes
  * its own entry ("gzip" or "x-gzip"), else that of "*", else 0; identity
- * its own, else that of "*", else 1000. An absent or empty header asks
- * for identity only. An entry with a malformed q is ignored. */
+ * its own, else that of "*", else 1: acceptable, as always unless refused,
+ * but not preferred to a coding the client names ("gzip;q=0.5" asks for
+ * gzip). An absent or empty header asks for identity only. An entry with a
+ * malformed q is ignored. */
 void gr_codings_parse(gr_codings *c, const char *accept_encoding);
 
 /* Whether to send gzip: the client accepts it (q > 0), a gzip form exists
