@@ -124,16 +124,11 @@ def read_answers(resp, raw, out):
     return n, errors, big_lines, big_exact
 
 
-def run(url, source, raw, out=sys.stdout):
-    """The whole exchange; returns the exit status."""
+def run(url, body, raw, out=sys.stdout):
+    """The whole exchange for the encoded query lines `body`; returns the
+    exit status."""
     conn, path = connect(url)
     try:
-        if source is None:
-            body = ndjson_lines(example_queries())
-        elif source == "-":
-            body = file_lines(sys.stdin.buffer)
-        else:
-            body = file_lines(open(source, "rb"))
         resp = post_stream(conn, path, body)
         if resp.status != 200:
             sys.stderr.write("ndjson_client: %s %d %s: %s\n"
@@ -151,6 +146,21 @@ def run(url, source, raw, out=sys.stdout):
     return 1 if errors else 0
 
 
+def run_source(url, source, raw):
+    """run() over the example queries (source None), stdin ("-") or a file."""
+    if source is None:
+        return run(url, ndjson_lines(example_queries()), raw)
+    if source == "-":
+        return run(url, file_lines(sys.stdin.buffer), raw)
+    try:
+        f = open(source, "rb")
+    except OSError as e:
+        sys.stderr.write("ndjson_client: %s\n" % e)
+        return 2
+    with f:
+        return run(url, file_lines(f), raw)
+
+
 def main(argv):
     args = argv[1:]
     raw = "--raw" in args
@@ -162,7 +172,7 @@ def main(argv):
         sys.stderr.write("ndjson_client: --raw needs a FILE or -\n")
         return 2
     try:
-        return run(args[0], args[1] if len(args) == 2 else None, raw)
+        return run_source(args[0], args[1] if len(args) == 2 else None, raw)
     except ValueError as e:
         sys.stderr.write("ndjson_client: %s\n" % e)
         return 2

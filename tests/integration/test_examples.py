@@ -175,7 +175,8 @@ def check_refused(port):
     rc, out, err = client(["http://127.0.0.1:%d" % port])
     if rc != 2 or "refused" not in err.lower():
         problems.append("unreachable: exit %d, stderr %r" % (rc, err))
-    for args in ([], ["ftp://x"], ["--raw", "http://127.0.0.1:1"], ["a", "b", "c"]):
+    for args in ([], ["ftp://x"], ["--raw", "http://127.0.0.1:1"], ["a", "b", "c"],
+                 ["http://127.0.0.1:%d" % port, "/nonexistent/queries.ndjson"]):
         rc, _, err = client(args)
         if rc != 2:
             problems.append("misuse %r: exit %d, expected 2" % (args, rc))

@@ -184,11 +184,12 @@ def check_installed(build_dir):
 
 
 def check_scdoc_required(source_dir):
-    """Configures the tree with a PATH that has every program but scdoc."""
+    """Configures the tree with a PATH that has every program of this one's
+    but scdoc."""
     with tempfile.TemporaryDirectory() as tmp:
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
-        for d in ("/usr/local/bin", "/usr/bin", "/bin"):
+        for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep):
             for name in os.listdir(d) if os.path.isdir(d) else ():
                 target = os.path.join(bindir, name)
                 if name != "scdoc" and not os.path.lexists(target):
