@@ -132,11 +132,20 @@ def check_daemon_options(grundyd, page):
     return problems
 
 
+def cli_commands(main_help):
+    """The commands grundy --help shows: the names of its "Commands:" list,
+    or the words after "grundy" in its usage lines."""
+    block = re.search(r"^Commands:\n((?:  .*\n)+)", main_help, re.M)
+    if block:
+        return sorted(set(re.findall(r"^  ((?:tables )?[a-z]+)(?:  |$)", block.group(1), re.M)))
+    return sorted(set(re.findall(r"^ +grundy ((?:tables )?[a-z]+)", main_help, re.M)))
+
+
 def cli_help(grundy):
-    """The usage texts of grundy --help and of every command's --help that
-    gives one (exit 0, not a JSON answer)."""
+    """The commands and the usage texts of grundy --help and of every
+    command's --help that gives one (exit 0, not a JSON answer)."""
     main = subprocess.run([grundy, "--help"], stdout=subprocess.PIPE, timeout=10).stdout.decode()
-    commands = sorted(set(re.findall(r"^ +grundy ((?:tables )?[a-z]+)", main, re.M)))
+    commands = cli_commands(main)
     texts = [main]
     for cmd in commands:
         p = subprocess.run([grundy] + cmd.split() + ["--help"], stdin=subprocess.DEVNULL,
@@ -162,10 +171,10 @@ def check_cli(grundy, page):
     for term in terms(have.get("COMMANDS", [])):
         words = term.split()
         documented.add(" ".join(words[:2]) if words[0] == "tables" else words[0])
-    options = set(o for term in terms(have.get("OPTIONS", [])) for o in re.findall(r"-[-a-z]+", term))
+    options = set(o for term in terms(have.get("OPTIONS", [])) for o in re.findall(r"-[-A-Za-z]+", term))
     problems = ["the command %r (in grundy --help) has no entry in COMMANDS" % c
                 for c in commands if c not in documented]
-    listed = sorted(set(o for t in texts for o in re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", t)))
+    listed = sorted(set(o for t in texts for o in re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[A-Za-z]\b)", t)))
     problems += ["the option %s (in grundy's help) has no entry in OPTIONS" % o
                  for o in listed if o not in options]
     if "--tables" not in listed:
