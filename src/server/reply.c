@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/json_ints.h"
+
 /* The Access-Control-Allow-Origin value for this request's Origin, or NULL. */
 static const char *allowed_origin(const server_state *st, struct MHD_Connection *conn)
 {
@@ -60,23 +62,54 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
     return ok;
 }
 
+static const char oom_body[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+
+/* Every JSON answer goes out here. With integers=string it sends a copy in
+ * which every integer is a decimal string (json_ints.h); otherwise the text
+ * as it is, at no cost. mode says who owns text: MUST_FREE passes it to the
+ * response (freed here if that fails), PERSISTENT leaves it to the caller. */
+static enum MHD_Result send_json(request *rq, int status, char *text, size_t len,
+                                 enum MHD_ResponseMemoryMode mode, const char *allow)
+{
+    if (text && rq->int_form == GR_INTS_STRING) {
+        size_t n = gr_json_ints_quoted_len(text, len);
+        char *quoted = malloc(n ? n : 1);
+        if (quoted)
+            gr_json_ints_quote(text, len, quoted);
+        if (mode == MHD_RESPMEM_MUST_FREE)
+            free(text);
+        text = quoted;
+        len = n;
+        mode = MHD_RESPMEM_MUST_FREE;
+    }
+    if (!text) {
+        status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        text = (char *)oom_body;
+        len = sizeof oom_body - 1;
+        mode = MHD_RESPMEM_PERSISTENT;
+    }
+    rq->bytes = len;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, text, mode);
+    if (!resp && mode == MHD_RESPMEM_MUST_FREE)
+        free(text);
+    return reply_queue(rq, status, resp, "application/json", allow);
+}
+
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
 {
-    static const char fallback[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    struct MHD_Response *resp;
-    if (r->body) {
-        resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
-        rq->bytes = r->len;
-    } else {
-        r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
-                                               MHD_RESPMEM_PERSISTENT);
-    }
-    if (!resp)
-        free(r->body);
+    char *body = r->body;
     r->body = NULL;
-    return reply_queue(rq, r->status, resp, "application/json", allow);
+    return send_json(rq, r->status, body, r->len, MHD_RESPMEM_MUST_FREE, allow);
+}
+
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message)
+{
+    gr_api_error e;
+    gr_fail(&e, code, field, "%s", message);
+    gr_reply r;
+    gr_api_error_reply(&e, &r);
+    return reply_send(rq, &r, NULL);
 }
 
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message)
@@ -90,6 +123,8 @@ enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, 
 
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type)
 {
+    if (strcmp(type, "application/json") == 0)
+        return send_json(rq, status, (char *)text, len, MHD_RESPMEM_PERSISTENT, NULL);
     rq->bytes = len;
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_PERSISTENT);
     return reply_queue(rq, status, resp, type, NULL);
@@ -149,7 +184,5 @@ bool reply_keep(request *rq, const gr_reply *r)
  * only one to reuse it, starts after this response has been sent. */
 enum MHD_Result reply_send_kept(request *rq, int status, size_t len)
 {
-    rq->bytes = len;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, rq->out, MHD_RESPMEM_PERSISTENT);
-    return reply_queue(rq, status, resp, "application/json", NULL);
+    return send_json(rq, status, rq->out, len, MHD_RESPMEM_PERSISTENT, NULL);
 }

@@ -1,6 +1,8 @@
 /* Sending a request's reply: every response gets the CORS headers its Origin
  * allows, Retry-After on 503 and Connection: close while the server drains,
- * and records its status in rq->status (for metrics and the access log). */
+ * and records its status in rq->status (for metrics and the access log).
+ * Every JSON answer is written with the integers the request asked for
+ * (rq->int_form): as numbers, or each as a decimal string. */
 #ifndef GRUNDY_SERVER_REPLY_H
 #define GRUNDY_SERVER_REPLY_H
 
@@ -23,6 +25,9 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
 
 /* Sends the error code with message as its JSON error body. */
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message);
+
+/* The same with `field` as the error's field (a query parameter's name). */
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message);
 
 /* Sends text, which must outlive the response (a constant or the server's). */
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type);

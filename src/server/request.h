@@ -13,6 +13,7 @@
 
 #include "api/analyze.h"
 #include "api/games.h"
+#include "api/json_ints.h"
 #include "server/http_stream.h"
 #include "server/metrics.h"
 #include "server/pool.h"
@@ -48,7 +49,13 @@ typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
 /* A reply decided from the request line alone, sent once the body (if any)
  * has been read: answering earlier makes libmicrohttpd close the connection,
  * and a browser would then pay a new one for every preflight. */
-typedef enum early_reply { EARLY_NONE, EARLY_NOT_FOUND, EARLY_WRONG_METHOD, EARLY_PREFLIGHT } early_reply;
+typedef enum early_reply {
+    EARLY_NONE,
+    EARLY_NOT_FOUND,
+    EARLY_WRONG_METHOD,
+    EARLY_PREFLIGHT,
+    EARLY_BAD_INTEGERS /* ?integers= or Accept's integers= is neither string nor number */
+} early_reply;
 
 /* Per-request state. One lives as long as its connection (made when the
  * connection opens) and is reset for each request on it, keeping its body
@@ -62,6 +69,8 @@ typedef struct request {
     const gr_asset *asset; /* the playground file asked for, on its route */
     char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
     early_reply early;
+    gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
+    char early_message[192]; /* EARLY_BAD_INTEGERS: what was refused and what to send */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
