@@ -109,12 +109,14 @@ static const char *not_found_message(void)
     return not_found_text;
 }
 
-/* How the answer writes integers: ?integers= first, else the integers=
+/* How a JSON answer writes integers: ?integers= first, else the integers=
  * parameter of Accept. A value other than "string" or "number" is a 400
  * naming `integers`, sent once the body is read, unless the path or the
  * method is at fault already (those answers hold no integer). */
 static void read_int_form(request *rq)
 {
+    if (rq->route == ROUTE_METRICS || rq->route == ROUTE_OPENAPI || rq->route == ROUTE_PLAYGROUND)
+        return; /* answers that are not JSON */
     const char *query = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "integers");
     char bad[48] = "";
     bool ok;
