@@ -47,13 +47,28 @@ PRISM_READY_SECONDS = 90
 # The README's curl examples
 
 
-def shell_commands(text):
-    """Commands of the README's code: indented or fenced lines, a trailing
-    `|` or `\\` joined with the next line, comments dropped."""
-    cmds, pending = [], ""
+def code_lines(text):
+    """The lines of the README's code: fenced blocks (but JSON ones) and
+    blocks indented by four spaces."""
+    fence = None
     for line in text.splitlines():
+        if line.startswith("```"):
+            fence = None if fence is not None else line[3:].strip()
+            continue
+        if fence is not None:
+            if fence != "json":
+                yield line
+        elif line.startswith("    "):
+            yield line
+
+
+def shell_commands(text):
+    """Commands of the README's code, a trailing `|` or `\\` joined with the
+    next line, comments dropped: those that run curl."""
+    cmds, pending = [], ""
+    for line in code_lines(text):
         stripped = line.strip()
-        if not stripped or stripped.startswith("#") or stripped.startswith("```"):
+        if not stripped or stripped.startswith("#"):
             continue
         pending = pending + " " + stripped if pending else stripped
         if pending.endswith("\\"):
