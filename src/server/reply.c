@@ -103,22 +103,24 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
     return send_json(rq, r->status, body, r->len, MHD_RESPMEM_MUST_FREE, allow);
 }
 
-enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message)
+static enum MHD_Result send_error(request *rq, gr_error_code code, const char *field, const char *allow,
+                                  const char *message)
 {
     gr_api_error e;
     gr_fail(&e, code, field, "%s", message);
     gr_reply r;
     gr_api_error_reply(&e, &r);
-    return reply_send(rq, &r, NULL);
+    return reply_send(rq, &r, allow);
+}
+
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message)
+{
+    return send_error(rq, code, field, NULL, message);
 }
 
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message)
 {
-    gr_api_error e;
-    gr_fail(&e, code, "", "%s", message);
-    gr_reply r;
-    gr_api_error_reply(&e, &r);
-    return reply_send(rq, &r, allow);
+    return send_error(rq, code, "", allow, message);
 }
 
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type)
