@@ -176,11 +176,25 @@ static const char *tables_path(const gr_server_config *c, char paths[4][4096])
     return p;
 }
 
+/* The catalogue with every integer a decimal string (integers=string),
+ * kept in st->games_strings_json as long as its entity. */
+static int make_games_strings(server_state *st)
+{
+    size_t len = strlen(st->games_json);
+    size_t n = gr_json_ints_quoted_len(st->games_json, len);
+    st->games_strings_json = malloc(n ? n : 1);
+    if (!st->games_strings_json)
+        return -1;
+    gr_json_ints_quote(st->games_json, len, st->games_strings_json);
+    return gr_entity_make(&st->games_strings, st->games_strings_json, n);
+}
+
 /* The fixed bodies and their gzip forms, compressed once here rather than
- * per request. */
+ * per request. The catalogue's two integer forms are two entities, so each
+ * has its own ETag. */
 static int make_entities(server_state *st)
 {
-    if (gr_entity_make(&st->games, st->games_json, strlen(st->games_json)) ||
+    if (gr_entity_make(&st->games, st->games_json, strlen(st->games_json)) || make_games_strings(st) ||
         gr_entity_make(&st->openapi, gr_openapi_yaml, gr_openapi_yaml_len))
         return -1;
     return gr_static_entities(st->assets);
@@ -189,6 +203,7 @@ static int make_entities(server_state *st)
 static void free_entities(server_state *st)
 {
     gr_entity_free(&st->games);
+    gr_entity_free(&st->games_strings);
     gr_entity_free(&st->openapi);
     for (size_t i = 0; i < GR_ASSET_COUNT; i++)
         gr_entity_free(&st->assets[i]);
@@ -231,5 +246,6 @@ int gr_server_run(gr_server_config *c)
     pthread_mutex_destroy(&st.snaps.mu);
     free_entities(&st);
     free(st.games_json);
+    free(st.games_strings_json);
     return rc;
 }

@@ -106,10 +106,42 @@ static const char *not_found_message(void)
     return not_found_text;
 }
 
+/* How a JSON answer writes integers: ?integers= first, else the integers=
+ * parameter of Accept. A value other than "string" or "number" is a 400
+ * naming `integers`, sent once the body is read, unless the path or the
+ * method is at fault already (those answers hold no integer). */
+static void read_int_form(request *rq)
+{
+    if (rq->route == ROUTE_METRICS || rq->route == ROUTE_OPENAPI || rq->route == ROUTE_PLAYGROUND)
+        return; /* answers that are not JSON */
+    const char *query = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "integers");
+    char bad[48] = "";
+    bool ok;
+    if (query) {
+        ok = gr_int_form_parse(query, strlen(query), &rq->int_form);
+        if (!ok)
+            gr_printable(query, bad, sizeof bad);
+    } else {
+        const char *accept = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+        ok = gr_accept_int_form(accept, &rq->int_form, bad, sizeof bad) == 0;
+    }
+    if (ok)
+        return;
+    rq->int_form = GR_INTS_NUMBER;
+    snprintf(rq->early_message, sizeof rq->early_message,
+             "%s integers=\"%s\" is not a form of integers; send integers=string (every integer of the "
+             "answer as a decimal string) or integers=number (the default)",
+             query ? "the query's" : "the Accept header's", bad);
+    if (rq->early == EARLY_NONE)
+        rq->early = EARLY_BAD_INTEGERS;
+}
+
 static enum MHD_Result send_early(request *rq)
 {
     if (rq->early == EARLY_NOT_FOUND)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
+    if (rq->early == EARLY_BAD_INTEGERS)
+        return reply_field_error(rq, GR_E_BAD_REQUEST, "integers", rq->early_message);
     const route *r = rq->entry;
     char allow[48];
     snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method,
@@ -261,6 +293,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     gr_request_id_take(rq->request_id, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"));
     gr_codings_parse(&rq->codings,
                      MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    read_int_form(rq);
     if (repeated_length(conn)) /* answered at once, so the connection closes */
         return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
@@ -269,7 +302,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     if (rq->route == ROUTE_MOVES)
         copy_page_args(rq);
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
-        rq->stream = gr_stream_new(conn);
+        rq->stream = gr_stream_new(conn, rq->int_form);
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
@@ -297,7 +330,7 @@ static void gzip_reply(request *rq)
 {
     unsigned char *gz;
     size_t n;
-    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) ||
+    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) || !reply_put_ints(rq, &rq->reply) ||
         gr_gzip(rq->reply.body, rq->reply.len, &gz, &n) != 0)
         return;
     free(rq->reply.body);
@@ -427,7 +460,8 @@ static enum MHD_Result answer(request *rq)
     case ROUTE_TABLES:
         return reply_copy(rq, 200, rq->snap->tables_json, "application/json");
     case ROUTE_GAMES:
-        return reply_entity(rq, &rq->st->games, "application/json", NULL);
+        return reply_entity(rq, rq->int_form == GR_INTS_STRING ? &rq->st->games_strings : &rq->st->games,
+                            "application/json", NULL);
     case ROUTE_OPENAPI:
         return reply_entity(rq, &rq->st->openapi, "application/yaml", NULL);
     case ROUTE_METRICS:

@@ -32,6 +32,7 @@ struct gr_stream {
     char *ring;
     size_t head, len;
     bool done, cancelled, suspended;
+    gr_int_form int_form; /* each answer line as rendered, or with integers as strings */
     char *stage;       /* the job's alone */
     size_t staged;
     struct timespec flushed;
@@ -49,7 +50,7 @@ void gr_stream_abort_all(void)
     atomic_store(&abort_all, true);
 }
 
-gr_stream *gr_stream_new(struct MHD_Connection *conn)
+gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form)
 {
     gr_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -69,6 +70,7 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn)
     pthread_cond_init(&s->space, NULL);
     atomic_init(&s->refs, 1);
     s->conn = conn;
+    s->int_form = int_form;
     return s;
 }
 
@@ -257,6 +259,24 @@ static bool stage_due(gr_stream *s)
     return ms >= STAGE_MS;
 }
 
+static const char oom[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+
+/* Stages one answer, rewritten when the request asked for string integers. */
+static bool stage_answer(gr_stream *s, const char *json, size_t len)
+{
+    if (s->int_form != GR_INTS_STRING)
+        return stage_out(s, json, len);
+    size_t n = gr_json_ints_quoted_len(json, len);
+    char *quoted = gr_mem_alloc(n ? n : 1);
+    if (!quoted)
+        return stage_out(s, oom, sizeof oom - 1);
+    gr_json_ints_quote(json, len, quoted);
+    bool ok = stage_out(s, quoted, n);
+    gr_mem_free(quoted);
+    return ok;
+}
+
 static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, const char *line, size_t len)
 {
     const gr_service *svc = &s->snap->svc;
@@ -266,9 +286,7 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
         gr_api_line_too_long(svc, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
-    static const char oom[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    bool ok = r.body ? stage_out(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
+    bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();

@@ -1,7 +1,9 @@
 /* Sending a request's reply: every response gets its X-Request-Id, the CORS
  * headers its Origin allows, Vary, Retry-After on 503 and Connection: close
  * while the server drains, and records its status in rq->status (for
- * metrics and the access log). */
+ * metrics and the access log). Every JSON answer is written with the
+ * integers the request asked for (rq->int_form): as numbers, or each as a
+ * decimal string. */
 #ifndef GRUNDY_SERVER_REPLY_H
 #define GRUNDY_SERVER_REPLY_H
 
@@ -25,8 +27,15 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
 /* reply_send for a body that is gzip when gzipped (Content-Encoding). */
 enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped);
 
+/* Rewrites r's body in the integer form the request asked for, before
+ * anything (gzip) makes it opaque; false when memory runs out. */
+bool reply_put_ints(request *rq, gr_reply *r);
+
 /* Sends the error code with message as its JSON error body. */
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message);
+
+/* The same with `field` as the error's field (a query parameter's name). */
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message);
 
 /* Sends text, which must outlive the response (a constant or the server's). */
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type);
