@@ -31,6 +31,8 @@ struct gr_stream {
     char *ring;
     size_t head, len;
     bool done, cancelled, suspended;
+    void (*observe)(void *ctx, const gr_reply *reply); /* each line's reply, or NULL */
+    void *observe_ctx;
     char *stage;       /* the job's alone */
     size_t staged;
     struct timespec flushed;
@@ -43,7 +45,8 @@ void gr_stream_abort_all(void)
     atomic_store(&abort_all, true);
 }
 
-gr_stream *gr_stream_new(struct MHD_Connection *conn)
+gr_stream *gr_stream_new(struct MHD_Connection *conn, void (*observe)(void *ctx, const gr_reply *reply),
+                         void *observe_ctx)
 {
     gr_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -63,6 +66,8 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn)
     pthread_cond_init(&s->space, NULL);
     atomic_init(&s->refs, 1);
     s->conn = conn;
+    s->observe = observe;
+    s->observe_ctx = observe_ctx;
     return s;
 }
 
@@ -208,7 +213,7 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
     gr_reply r;
     bool scoped = gr_mem_begin(); /* the line's scratch memory, released once written */
     if (kind == GR_LINE_TOO_LONG)
-        gr_api_line_too_long(svc, &r);
+        gr_batch_run_too_long(svc, run, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
     static const char oom[] =
@@ -259,6 +264,8 @@ void gr_stream_produce(void *stream)
     gr_batch_run run;
     char *chunk = malloc(READ_CHUNK);
     gr_batch_run_init(&run, &s->snap->svc);
+    run.observe = s->observe;
+    run.observe_ctx = s->observe_ctx;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     if (chunk && gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line) == 0) {
         answer_spool(s, &lr, &run, chunk);

@@ -13,13 +13,17 @@
 #include <microhttpd.h>
 #include <stddef.h>
 
+#include "api/analyze.h"
 #include "server/snapshot.h"
 
 typedef struct gr_stream gr_stream;
 
 /* A stream for one connection with an empty spool; NULL when no temporary
- * file can be made. The caller holds the one reference. */
-gr_stream *gr_stream_new(struct MHD_Connection *conn);
+ * file can be made. The caller holds the one reference. observe (may be
+ * NULL) is called with observe_ctx and each line's reply, on the job's
+ * thread (see gr_batch_run). */
+gr_stream *gr_stream_new(struct MHD_Connection *conn, void (*observe)(void *ctx, const gr_reply *reply),
+                         void *observe_ctx);
 
 /* Appends request bytes to the spool; -1 when the file cannot take them. */
 int gr_stream_spool(gr_stream *s, const char *data, size_t n);

@@ -65,11 +65,13 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
     static const char fallback[] =
         "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
     struct MHD_Response *resp;
+    rq->error = r->error;
     if (r->body) {
         resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
         rq->bytes = r->len;
     } else {
         r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        rq->error = gr_error_name(GR_E_OVERLOADED);
         resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
                                                MHD_RESPMEM_PERSISTENT);
     }
@@ -97,7 +99,7 @@ enum MHD_Result reply_static(request *rq, int status, const char *text, size_t l
 
 enum MHD_Result reply_copy(request *rq, int status, const char *text, const char *type)
 {
-    gr_reply r = { status, strdup(text), strlen(text), NULL };
+    gr_reply r = { status, strdup(text), strlen(text), NULL, NULL };
     if (strcmp(type, "application/json") == 0)
         return reply_send(rq, &r, NULL);
     if (!r.body)
