@@ -200,7 +200,7 @@ int gr_query_prepare(gr_query *q, const gr_game **game, const char *const *extra
 
 int gr_query_answer(gr_query *q, const gr_game **game)
 {
-    if (gr_query_prepare(q, game, q->extra))
+    if (gr_query_prepare(q, game, NULL))
         return -1;
     if ((*game)->analyze(q))
         return -1;
@@ -213,19 +213,12 @@ int gr_query_answer(gr_query *q, const gr_game **game)
     return 0;
 }
 
-void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node, bool batch,
                         gr_budget *budget, gr_api_error *err, gr_reply *out)
-{
-    gr_api_answer_member_node(svc, doc, node, NULL, budget, err, out);
-}
-
-void gr_api_answer_member_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
-                               const char *const *extra, gr_budget *budget, gr_api_error *err,
-                               gr_reply *out)
 {
     gr_query q = { .doc = doc, .obj = node, .limits = &svc->limits, .tables = svc->tables,
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *budget,
-                   .extra = extra, .err = err };
+                   .batch = batch, .err = err };
     const gr_game *game = NULL;
     int rc = gr_query_answer(&q, &game);
     *budget = q.budget;
@@ -240,6 +233,18 @@ void gr_api_answer_member_node(const gr_service *svc, const gr_json_doc *doc, co
     if (rc != 0 || !out->body)
         gr_api_error_reply(err, out);
     out->game = game;
+}
+
+void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                        gr_budget *budget, gr_api_error *err, gr_reply *out)
+{
+    answer_node(svc, doc, node, false, budget, err, out);
+}
+
+void gr_api_answer_batch_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                              gr_budget *budget, gr_api_error *err, gr_reply *out)
+{
+    answer_node(svc, doc, node, true, budget, err, out);
 }
 
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out)

@@ -40,12 +40,10 @@ bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
 void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
                         gr_budget *budget, gr_api_error *err, gr_reply *out);
 
-/* gr_api_answer_node for a query that may also hold the members `extra`
- * (NULL-terminated names, or NULL), which the caller reads itself: a batch
- * query's "id". */
-void gr_api_answer_member_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
-                               const char *const *extra, gr_budget *budget, gr_api_error *err,
-                               gr_reply *out);
+/* gr_api_answer_node for a query of a batch, which may also hold "id" (the
+ * caller reads it: api/batch.h). Any other answer or error is the same. */
+void gr_api_answer_batch_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                              gr_budget *budget, gr_api_error *err, gr_reply *out);
 
 /* The fast path (api/games/nim_fast.h): answers the body as gr_api_analyze would
  * and returns true when it is in the fast path's form; false otherwise. */

@@ -73,9 +73,6 @@ static void count_reply(gr_batch_run *run, const gr_reply *r)
 
 /* ---- ids ------------------------------------------------------------------ */
 
-/* The members a batch query may hold besides an analyze query's. */
-static const char *const batch_members[] = { "id", NULL };
-
 static size_t utf8_chars(const char *s)
 {
     size_t n = 0;
@@ -191,7 +188,7 @@ static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc
         run->stats.refused++;
     } else {
         gr_budget budget = gr_budget_make(svc->limits.budget);
-        gr_api_answer_member_node(svc, doc, node, batch_members, &budget, &err, out);
+        gr_api_answer_batch_node(svc, doc, node, &budget, &err, out);
         uint64_t spent = svc->limits.budget - budget.left;
         run->stats.spent += spent;
         run->left -= spent < run->left ? spent : run->left;

@@ -105,7 +105,7 @@ typedef struct gr_query {
     gr_budget budget;
     bool misere;
     gr_compound compound;
-    const char *const *extra; /* members the endpoint adds (NULL-terminated), or NULL: see gr_validate */
+    bool batch;       /* a query of a batch, which may also hold "id" (api/batch.h reads it) */
     gr_api_error *err;
     gr_answer ans;
 } gr_query;
