@@ -26,7 +26,7 @@ static bool read_file(const char *path, char *buf, size_t size)
 /* Fields 3 to 24 of /proc/self/stat as numbers (the state, a letter, as 0). */
 static bool read_stat(uint64_t fields[STAT_FIELDS])
 {
-    char buf[1024];
+    char buf[4096];
     if (!read_file("/proc/self/stat", buf, sizeof buf))
         return false;
     const char *p = strrchr(buf, ')');
@@ -44,14 +44,22 @@ static bool read_stat(uint64_t fields[STAT_FIELDS])
     return true;
 }
 
-/* The boot time in seconds since the epoch ("btime" of /proc/stat). */
+/* The boot time in seconds since the epoch ("btime" of /proc/stat, read
+ * line by line: the "intr" line before it is long on machines with many
+ * interrupts). */
 static bool boot_time(uint64_t *out)
 {
-    char buf[8192];
-    if (!read_file("/proc/stat", buf, sizeof buf))
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
         return false;
-    const char *p = strstr(buf, "\nbtime ");
-    return p && sscanf(p + 7, "%" SCNu64, out) == 1;
+    char *line = NULL;
+    size_t cap = 0;
+    bool found = false;
+    while (!found && getline(&line, &cap, f) > 0)
+        found = strncmp(line, "btime ", 6) == 0 && sscanf(line + 6, "%" SCNu64, out) == 1;
+    free(line);
+    fclose(f);
+    return found;
 }
 
 static bool count_fds(uint64_t *out)
