@@ -32,9 +32,6 @@
 #include "server/log.h"
 #include "server/reply.h"
 
-extern const unsigned char gr_openapi_yaml[];
-extern const unsigned long gr_openapi_yaml_len;
-
 /* Bodies larger than this skip the inline attempt: parsing them is itself
  * heavy work. */
 #define INLINE_BODY_MAX 65536
@@ -277,6 +274,9 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     atomic_init(&rq->state, RQ_READING);
     *con_cls = rq;
     find_route(rq, url, method);
+    gr_request_id_take(rq->request_id, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"));
+    gr_codings_parse(&rq->codings,
+                     MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     if (repeated_length(conn)) /* answered at once, so the connection closes */
         return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
@@ -308,6 +308,21 @@ static void analyze_job(void *arg)
     MHD_resume_connection(conn);
 }
 
+/* Replaces the reply's body by its gzip form when the client takes gzip
+ * and it is smaller; kept as it is otherwise (out of memory included). */
+static void gzip_reply(request *rq)
+{
+    unsigned char *gz;
+    size_t n;
+    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) ||
+        gr_gzip(rq->reply.body, rq->reply.len, &gz, &n) != 0)
+        return;
+    free(rq->reply.body);
+    rq->reply.body = (char *)gz;
+    rq->reply.len = n;
+    rq->gzipped = true;
+}
+
 static void batch_job(void *arg)
 {
     request *rq = arg;
@@ -316,6 +331,7 @@ static void batch_job(void *arg)
     run.observe = count_batch_query;
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
+    gzip_reply(rq);
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
@@ -374,7 +390,7 @@ static enum MHD_Result answer_stream(request *rq)
     if (!gr_pool_reserve(rq->st->pool))
         return reply_busy(rq);
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
-    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
+    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
     if (!resp) {
         gr_pool_unreserve(rq->st->pool);
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
@@ -412,11 +428,7 @@ static enum MHD_Result answer_playground(request *rq)
     const gr_asset *a = rq->asset;
     if (!a)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
-    int status = MHD_HTTP_OK;
-    const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    struct MHD_Response *resp = gr_static_response(a, inm, &status);
-    rq->bytes = status == MHD_HTTP_OK ? *a->len : 0;
-    return reply_queue(rq, status, resp, a->type, NULL);
+    return reply_entity(rq, &rq->st->assets[gr_static_index(a)], a->type, gr_static_headers);
 }
 
 static enum MHD_Result answer_readyz(request *rq)
@@ -438,9 +450,9 @@ static enum MHD_Result answer(request *rq)
     case ROUTE_TABLES:
         return reply_copy(rq, 200, rq->snap->tables_json, "application/json");
     case ROUTE_GAMES:
-        return reply_static(rq, 200, rq->st->games_json, strlen(rq->st->games_json), "application/json");
+        return reply_entity(rq, &rq->st->games, "application/json", NULL);
     case ROUTE_OPENAPI:
-        return reply_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
+        return reply_entity(rq, &rq->st->openapi, "application/yaml", NULL);
     case ROUTE_METRICS:
         return answer_metrics(rq);
     case ROUTE_PLAYGROUND:
@@ -476,7 +488,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
         return send_early(rq);
     if (atomic_load(&rq->state) == RQ_DONE) {
         atomic_store(&rq->state, RQ_READING);
-        return reply_send(rq, &rq->reply, NULL);
+        return reply_send_coded(rq, &rq->reply, NULL, rq->gzipped);
     }
     if (rq->answered)
         return MHD_YES;
@@ -497,9 +509,9 @@ static void access_log(const request *rq, uint64_t us)
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
     }
-    gr_log("info", "event=access client=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
-           addr, rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route], rq->status,
-           rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
+    gr_log("info", "event=access client=%s request_id=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
+           addr, rq->request_id[0] ? rq->request_id : "-", rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route],
+           rq->status, rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
 }
 
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "api/batch.h"
 #include "api/mem.h"
@@ -36,7 +37,12 @@ struct gr_stream {
     char *stage;       /* the job's alone */
     size_t staged;
     struct timespec flushed;
+    z_stream *z;       /* the job's alone: gzip of the answers, or NULL */
+    unsigned char *zout;
 };
+
+/* Room for the deflate output of one write: a stage flush at most. */
+#define ZOUT_BYTES (STAGE_BYTES + 1024u)
 
 static atomic_bool abort_all;
 
@@ -86,6 +92,10 @@ void gr_stream_release(gr_stream *s)
     pthread_cond_destroy(&s->space);
     free(s->ring);
     free(s->stage);
+    if (s->z)
+        deflateEnd(s->z);
+    free(s->z);
+    free(s->zout);
     free(s);
 }
 
@@ -132,8 +142,27 @@ static void stream_free(void *cls)
     gr_stream_release(s);
 }
 
-struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
+/* A gzip stream with no name and time 0 for the answers; false when out
+ * of memory. */
+static bool start_gzip(gr_stream *s)
 {
+    s->z = calloc(1, sizeof *s->z);
+    s->zout = malloc(ZOUT_BYTES);
+    if (!s->z || !s->zout ||
+        deflateInit2(s->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(s->z);
+        free(s->zout);
+        s->z = NULL;
+        s->zout = NULL;
+        return false;
+    }
+    return true;
+}
+
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gzip)
+{
+    if (gzip && !start_gzip(s))
+        return NULL;
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_read, s,
                                                                stream_free);
     if (!r)
@@ -141,6 +170,8 @@ struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
     atomic_fetch_add(&snap->refs, 1);
     s->snap = snap;
     atomic_fetch_add(&s->refs, 1);
+    if (gzip)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return r;
 }
 
@@ -177,9 +208,33 @@ static bool write_out(gr_stream *s, const char *data, size_t n)
     return true;
 }
 
+/* Deflates n bytes (flush: Z_SYNC_FLUSH, so the client can decode every
+ * answer sent so far; Z_FINISH at the end) into the ring. */
+static bool deflate_out(gr_stream *s, const char *data, size_t n, int flush)
+{
+    s->z->next_in = (Bytef *)(uintptr_t)data;
+    s->z->avail_in = (uInt)n;
+    do {
+        s->z->next_out = s->zout;
+        s->z->avail_out = ZOUT_BYTES;
+        int rc = deflate(s->z, flush);
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            return false;
+        if (!write_out(s, (const char *)s->zout, ZOUT_BYTES - s->z->avail_out))
+            return false;
+    } while (s->z->avail_out == 0);
+    return true;
+}
+
+/* The answers' bytes to the ring, compressed when the client takes gzip. */
+static bool emit(gr_stream *s, const char *data, size_t n)
+{
+    return s->z ? deflate_out(s, data, n, Z_SYNC_FLUSH) : write_out(s, data, n);
+}
+
 static bool flush_stage(gr_stream *s)
 {
-    bool ok = write_out(s, s->stage, s->staged);
+    bool ok = emit(s, s->stage, s->staged);
     s->staged = 0;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     return ok;
@@ -191,7 +246,7 @@ static bool stage_out(gr_stream *s, const char *data, size_t n)
     if (s->staged + n > STAGE_BYTES && !flush_stage(s))
         return false;
     if (n > STAGE_BYTES)
-        return write_out(s, data, n);
+        return emit(s, data, n);
     memcpy(s->stage + s->staged, data, n);
     s->staged += n;
     return true;
@@ -273,6 +328,8 @@ void gr_stream_produce(void *stream)
     }
     if (s->staged)
         flush_stage(s);
+    if (s->z)
+        deflate_out(s, "", 0, Z_FINISH);
     free(chunk);
     pthread_mutex_lock(&s->mu);
     s->done = true;

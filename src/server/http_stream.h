@@ -11,6 +11,7 @@
 #define GRUNDY_SERVER_HTTP_STREAM_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "api/analyze.h"
@@ -28,10 +29,12 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn, void (*observe)(void *ctx,
 /* Appends request bytes to the spool; -1 when the file cannot take them. */
 int gr_stream_spool(gr_stream *s, const char *data, size_t n);
 
-/* The response that sends the answers. It takes a reference of its own and
- * one on snap; the caller's reference goes to gr_stream_produce, which must
- * then be run (on the compute pool). NULL when out of memory. */
-struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap);
+/* The response that sends the answers, as gzip (Content-Encoding: gzip,
+ * flushed with every batch of answers sent) when gzip is set. It takes a
+ * reference of its own and one on snap; the caller's reference goes to
+ * gr_stream_produce, which must then be run (on the compute pool). NULL
+ * when out of memory. */
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gzip);
 
 /* Pool job: answers every spooled line, then ends the stream and drops the
  * caller's reference. */

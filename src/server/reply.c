@@ -30,13 +30,35 @@ static const char *allowed_origin(const server_state *st, struct MHD_Connection 
     return NULL;
 }
 
+/* Whether the route's answers depend on Accept-Encoding (a gzip form). */
+static bool route_negotiates(route_id r)
+{
+    return r == ROUTE_GAMES || r == ROUTE_OPENAPI || r == ROUTE_PLAYGROUND || r == ROUTE_BATCH;
+}
+
+/* Vary names what chose this response besides the URL: the Origin, when
+ * only some origins are allowed, and Accept-Encoding on the routes that
+ * negotiate a content coding. */
+static void add_vary(struct MHD_Response *resp, const request *rq)
+{
+    const char *list = rq->st->cfg->cors_origins;
+    bool origin = list && *list && strcmp(list, "*") != 0;
+    bool encoding = route_negotiates(rq->route);
+    if (origin || encoding)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY,
+                                origin && encoding ? "Origin, Accept-Encoding" : origin ? "Origin" : "Accept-Encoding");
+}
+
 static void add_common_headers(struct MHD_Response *resp, request *rq, const char *allow)
 {
     const char *origin = allowed_origin(rq->st, rq->conn);
     if (origin) {
         MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
-        MHD_add_response_header(resp, "Vary", "Origin");
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id, ETag");
     }
+    add_vary(resp, rq);
+    if (rq->request_id[0])
+        MHD_add_response_header(resp, "X-Request-Id", rq->request_id);
     if (allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     if (atomic_load(&rq->st->draining))
@@ -62,6 +84,11 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
 
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
 {
+    return reply_send_coded(rq, r, allow, false);
+}
+
+enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped)
+{
     static const char fallback[] =
         "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
     struct MHD_Response *resp;
@@ -77,6 +104,8 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
     }
     if (!resp)
         free(r->body);
+    else if (gzipped && r->body)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     r->body = NULL;
     return reply_queue(rq, r->status, resp, "application/json", allow);
 }
@@ -124,7 +153,8 @@ enum MHD_Result reply_preflight(request *rq, const char *allow)
         return MHD_NO;
     if (allowed_origin(rq->st, rq->conn)) {
         MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                "Content-Type, Accept, Accept-Encoding, X-Request-Id, If-None-Match");
         MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
     }
     return reply_queue(rq, MHD_HTTP_NO_CONTENT, resp, NULL, allow);
@@ -154,4 +184,15 @@ enum MHD_Result reply_send_kept(request *rq, int status, size_t len)
     rq->bytes = len;
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, rq->out, MHD_RESPMEM_PERSISTENT);
     return reply_queue(rq, status, resp, "application/json", NULL);
+}
+
+enum MHD_Result reply_entity(request *rq, const gr_entity *e, const char *type,
+                             void (*extra_headers)(struct MHD_Response *))
+{
+    const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    int status = MHD_HTTP_OK;
+    struct MHD_Response *resp = gr_entity_response(e, &rq->codings, inm, &status, &rq->bytes);
+    if (resp && extra_headers)
+        extra_headers(resp);
+    return reply_queue(rq, status, resp, type, NULL);
 }

@@ -1,6 +1,7 @@
-/* Sending a request's reply: every response gets the CORS headers its Origin
- * allows, Retry-After on 503 and Connection: close while the server drains,
- * and records its status in rq->status (for metrics and the access log). */
+/* Sending a request's reply: every response gets its X-Request-Id, the CORS
+ * headers its Origin allows, Vary, Retry-After on 503 and Connection: close
+ * while the server drains, and records its status in rq->status (for
+ * metrics and the access log). */
 #ifndef GRUNDY_SERVER_REPLY_H
 #define GRUNDY_SERVER_REPLY_H
 
@@ -21,6 +22,9 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
  * a fixed 503 overloaded error. Records r's error code in rq->error. */
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
 
+/* reply_send for a body that is gzip when gzipped (Content-Encoding). */
+enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped);
+
 /* Sends the error code with message as its JSON error body. */
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message);
 
@@ -36,6 +40,12 @@ enum MHD_Result reply_busy(request *rq);
 /* 204 to a CORS preflight; allow lists the path's methods, sent as Allow
  * and, when the Origin is allowed, as Access-Control-Allow-Methods. */
 enum MHD_Result reply_preflight(request *rq, const char *allow);
+
+/* Sends the fixed body e as type, in the coding Accept-Encoding prefers,
+ * or 304 when If-None-Match names it (gr_entity_response);
+ * extra_headers (NULL: none) adds the route's own headers. */
+enum MHD_Result reply_entity(request *rq, const gr_entity *e, const char *type,
+                             void (*extra_headers)(struct MHD_Response *));
 
 /* Copies r's body into the connection's own buffer (rq->out), so that the
  * inline answer's arena can be freed at once; false when memory runs out. */

@@ -13,9 +13,12 @@
 
 #include "api/analyze.h"
 #include "api/games.h"
+#include "server/encoding.h"
+#include "server/entity.h"
 #include "server/http_stream.h"
 #include "server/metrics.h"
 #include "server/pool.h"
+#include "server/request_id.h"
 #include "server/routes.h"
 #include "server/server.h"
 #include "server/snapshot.h"
@@ -36,6 +39,8 @@ typedef struct server_state {
     gr_pool *pool;
     gr_metrics metrics;
     char *games_json;              /* GET /v1/games, rendered once */
+    gr_entity games, openapi;      /* GET /v1/games and /openapi.yaml with their gzip forms */
+    gr_entity assets[GR_ASSET_COUNT]; /* the playground's files, in gr_static_index order */
     atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
     atomic_bool ready;
@@ -62,6 +67,9 @@ typedef struct request {
     const gr_asset *asset; /* the playground file asked for, on its route */
     char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
     early_reply early;
+    char request_id[GR_REQUEST_ID_MAX + 1]; /* X-Request-Id: the client's when sane, else made */
+    gr_codings codings;  /* what Accept-Encoding allows */
+    bool gzipped;        /* rq->reply.body is gzip (a JSON batch answer) */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
