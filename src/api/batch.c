@@ -164,12 +164,13 @@ static void add_id(gr_reply *out, const gr_buf *id)
     gr_buf_put(&b, ",", 1);
     gr_buf_put(&b, out->body + 1, out->len - 1);
     gr_mem_free(out->body);
-    out->body = b.data;
-    out->len = b.len;
     if (b.oom) {
         gr_mem_free(b.data);
         fail_reply(out, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
+        return;
     }
+    out->body = b.data;
+    out->len = b.len;
 }
 
 /* Answers `node` of `doc` (NULL: a line that is not JSON, refused only
