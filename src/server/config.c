@@ -13,6 +13,11 @@
 #define GRUNDY_VERSION "unknown"
 #endif
 
+const char *gr_server_version(void)
+{
+    return GRUNDY_VERSION;
+}
+
 void gr_server_config_default(gr_server_config *c)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -197,11 +197,21 @@ static bool repeated_length(struct MHD_Connection *conn)
     return n > 1;
 }
 
+/* A JSON batch too large for --max-body is pointed to the NDJSON stream,
+ * whose limit is --max-stream and whose answers start before it ends. */
 static enum MHD_Result too_large(request *rq)
 {
-    char msg[160];
-    snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); send a smaller one",
-             (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
+    char msg[384];
+    int n = snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); ",
+                     (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
+    if (rq->route == ROUTE_BATCH && !rq->stream)
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 "for a large job stream the queries as NDJSON instead: POST /v1/batch with "
+                 "Content-Type: application/x-ndjson, one query per line, up to %llu bytes "
+                 "(--max-stream), answered line by line as they are computed",
+                 (unsigned long long)rq->st->cfg->max_stream);
+    else
+        snprintf(msg + n, sizeof msg - (size_t)n, "send a smaller one");
     return reply_error(rq, GR_E_BODY_TOO_LARGE, NULL, msg);
 }
 
@@ -276,6 +286,12 @@ static void copy_page_args(request *rq)
              MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "cursor"));
 }
 
+/* Counts one query of a batch, JSON or NDJSON, under its game and code. */
+static void count_batch_query(void *metrics, const gr_reply *r)
+{
+    gr_metrics_query(metrics, ROUTE_BATCH, r->game, r->error);
+}
+
 static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
@@ -302,7 +318,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     if (rq->route == ROUTE_MOVES)
         copy_page_args(rq);
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
-        rq->stream = gr_stream_new(conn, rq->int_form);
+        rq->stream = gr_stream_new(conn, rq->int_form, count_batch_query, &st->metrics);
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
@@ -313,6 +329,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 }
 
 /* ---- answering ------------------------------------------------------------ */
+
 
 static void analyze_job(void *arg)
 {
@@ -342,7 +359,11 @@ static void gzip_reply(request *rq)
 static void batch_job(void *arg)
 {
     request *rq = arg;
-    gr_api_batch(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply, NULL);
+    gr_batch_run run;
+    gr_batch_run_init(&run, &rq->snap->svc);
+    run.observe = count_batch_query;
+    run.observe_ctx = &rq->st->metrics;
+    gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
     gzip_reply(rq);
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
@@ -387,13 +408,14 @@ static enum MHD_Result answer_analyze(request *rq)
     gr_reply r;
     bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
     rq->game = r.game;
+    rq->error = r.error;
     bool kept = done && reply_keep(rq, &r);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
     if (!done)
         return offload(rq, analyze_job);
-    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL }, NULL);
+    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);
 }
 
 static enum MHD_Result answer_stream(request *rq)
@@ -421,7 +443,8 @@ static enum MHD_Result answer_metrics(request *rq)
     gr_metric_gauges g = { .in_flight = atomic_load(&st->in_flight), .queue_depth = gr_pool_depth(st->pool),
                            .table_bytes = gr_tables_bytes(rq->snap->tables), .cache_hits = cs.hits,
                            .cache_misses = cs.misses, .cache_bytes = cs.bytes,
-                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready) };
+                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready),
+                           .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
@@ -536,8 +559,10 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     uint64_t us = micros_since(&rq->start);
     if (rq->status) {
-        gr_metrics_observe(&st->metrics, rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route,
-                           rq->status, rq->game, us);
+        unsigned label = rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route;
+        gr_metrics_observe(&st->metrics, label, rq->status, rq->error, us);
+        if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_MOVES) && rq->early == EARLY_NONE)
+            gr_metrics_query(&st->metrics, label, rq->game, rq->error);
         if (st->cfg->access_log)
             access_log(rq, us);
     }

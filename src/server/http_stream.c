@@ -33,6 +33,8 @@ struct gr_stream {
     size_t head, len;
     bool done, cancelled, suspended;
     gr_int_form int_form; /* each answer line as rendered, or with integers as strings */
+    void (*observe)(void *ctx, const gr_reply *reply); /* each line's reply, or NULL */
+    void *observe_ctx;
     char *stage;       /* the job's alone */
     size_t staged;
     struct timespec flushed;
@@ -50,7 +52,8 @@ void gr_stream_abort_all(void)
     atomic_store(&abort_all, true);
 }
 
-gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form)
+gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
+                         void (*observe)(void *ctx, const gr_reply *reply), void *observe_ctx)
 {
     gr_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -71,6 +74,8 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form)
     atomic_init(&s->refs, 1);
     s->conn = conn;
     s->int_form = int_form;
+    s->observe = observe;
+    s->observe_ctx = observe_ctx;
     return s;
 }
 
@@ -283,7 +288,7 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
     gr_reply r;
     bool scoped = gr_mem_begin(); /* the line's scratch memory, released once written */
     if (kind == GR_LINE_TOO_LONG)
-        gr_api_line_too_long(svc, &r);
+        gr_batch_run_too_long(svc, run, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
     bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
@@ -332,6 +337,8 @@ void gr_stream_produce(void *stream)
     gr_batch_run run;
     char *chunk = malloc(READ_CHUNK);
     gr_batch_run_init(&run, &s->snap->svc);
+    run.observe = s->observe;
+    run.observe_ctx = s->observe_ctx;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     if (chunk && gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line) == 0) {
         answer_spool(s, &lr, &run, chunk);

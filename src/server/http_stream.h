@@ -15,14 +15,17 @@
 #include <stddef.h>
 
 #include "api/json_ints.h"
+#include "api/analyze.h"
 #include "server/snapshot.h"
 
 typedef struct gr_stream gr_stream;
 
 /* A stream for one connection with an empty spool, writing integers in
  * int_form; NULL when no temporary file can be made. The caller holds the
- * one reference. */
-gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form);
+ * one reference. observe (may be NULL) is called with observe_ctx and each
+ * line's reply, on the job's thread (see gr_batch_run). */
+gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
+                         void (*observe)(void *ctx, const gr_reply *reply), void *observe_ctx);
 
 /* Appends request bytes to the spool; -1 when the file cannot take them. */
 int gr_stream_spool(gr_stream *s, const char *data, size_t n);

@@ -140,6 +140,7 @@ static enum MHD_Result send_json(request *rq, int status, char *text, size_t len
     }
     if (!text) {
         status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        rq->error = gr_error_name(GR_E_OVERLOADED);
         text = (char *)oom_body;
         len = sizeof oom_body - 1;
         mode = MHD_RESPMEM_PERSISTENT;
@@ -161,6 +162,7 @@ enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
 
 enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped)
 {
+    rq->error = r->error;
     char *body = r->body;
     r->body = NULL;
     return send_json(rq, r->status, body, r->len, MHD_RESPMEM_MUST_FREE, allow, gzipped);
@@ -197,7 +199,7 @@ enum MHD_Result reply_static(request *rq, int status, const char *text, size_t l
 
 enum MHD_Result reply_copy(request *rq, int status, const char *text, const char *type)
 {
-    gr_reply r = { status, strdup(text), strlen(text), NULL };
+    gr_reply r = { status, strdup(text), strlen(text), NULL, NULL };
     if (strcmp(type, "application/json") == 0)
         return reply_send(rq, &r, NULL);
     if (!r.body)

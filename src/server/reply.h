@@ -21,7 +21,7 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
                             const char *allow);
 
 /* Sends r's JSON, taking its body; a NULL body (out of memory) is sent as
- * a fixed 503 overloaded error. */
+ * a fixed 503 overloaded error. Records r's error code in rq->error. */
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
 
 /* reply_send for a body that is gzip when gzipped (Content-Encoding). */

@@ -95,6 +95,7 @@ typedef struct request {
     gr_reply reply;    /* from the compute pool */
     gr_snapshot *snap; /* held while the request is answered */
     const gr_game *game;
+    const char *error; /* the error code of the reply sent (gr_error_name's), NULL for none */
     int status;
     uint64_t bytes;
     struct timespec start;
