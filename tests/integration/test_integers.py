@@ -117,6 +117,28 @@ def t_every_route(port):
     return p
 
 
+def t_catalogue_caching(port):
+    """The catalogue's two integer forms are two representations: each has
+    its own ETag, a tag revalidates only its own form, and Vary names Accept
+    (the header that may choose the form)."""
+    c = Client(port)
+    p = []
+    plain = c.request("GET", "/v1/games")
+    quoted = c.request("GET", "/v1/games", None, ACCEPT_STRING)
+    tag_plain, tag_quoted = plain.header("ETag"), quoted.header("ETag")
+    if not tag_plain or tag_plain == tag_quoted:
+        p.append("ETags %r and %r: the forms must differ" % (tag_plain, tag_quoted))
+    for headers, tag, want in ((ACCEPT_STRING, tag_quoted, 304), (ACCEPT_STRING, tag_plain, 200),
+                               ({}, tag_quoted, 200), ({}, tag_plain, 304)):
+        r = c.request("GET", "/v1/games", None, dict(headers, **{"If-None-Match": tag or ""}))
+        if r.status != want:
+            p.append("If-None-Match %s with %r: %d, want %d" % (tag, headers, r.status, want))
+    for r in (plain, quoted):
+        if "Accept" not in [v.strip() for v in (r.header("Vary") or "").split(",")]:
+            p.append("Vary %r does not name Accept" % r.header("Vary"))
+    return p
+
+
 def t_quoted_values(port):
     """The exact strings of a 2^63 - 1 answer, and of an answer past 64 bits."""
     c = Client(port)
@@ -266,6 +288,8 @@ def main(argv):
         d = Daemon(argv[1], "--max-body", "65536")
         TAP.run("every JSON route: integers=string is the number answer with integers as strings",
                 t_every_route, d.port)
+        TAP.run("the catalogue's two integer forms have their own ETags; Vary names Accept",
+                t_catalogue_caching, d.port)
         TAP.run("2^63 - 1, 10^18 + 1 and values past 64 bits as exact strings", t_quoted_values, d.port)
         TAP.run("NDJSON lines with integers=string", t_ndjson, d.port)
         TAP.run("other integers= values: 400 bad_request naming integers", t_refused, d.port)
