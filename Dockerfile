@@ -26,7 +26,7 @@ ARG APT_PROXY=
 RUN apt-get ${APT_PROXY:+-o Acquire::http::Proxy=$APT_PROXY} update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get ${APT_PROXY:+-o Acquire::http::Proxy=$APT_PROXY} \
       install -y -qq --no-install-recommends \
-      build-essential meson ninja-build pkg-config libmicrohttpd-dev libcjson-dev python3 >/dev/null \
+      build-essential meson ninja-build pkg-config libmicrohttpd-dev libcjson-dev zlib1g-dev python3 >/dev/null \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # .dockerignore keeps build trees, tests, node_modules and .git out.
@@ -44,7 +44,7 @@ FROM docker.io/library/debian:bookworm-slim AS runtime
 ARG APT_PROXY=
 RUN apt-get ${APT_PROXY:+-o Acquire::http::Proxy=$APT_PROXY} update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get ${APT_PROXY:+-o Acquire::http::Proxy=$APT_PROXY} \
-      install -y -qq --no-install-recommends libmicrohttpd12 libcjson1 >/dev/null \
+      install -y -qq --no-install-recommends libmicrohttpd12 libcjson1 zlib1g >/dev/null \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && groupadd --system --gid 10001 grundyd \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -3,7 +3,7 @@
 # Idempotent: packages already present are not fetched again.
 set -euo pipefail
 
-packages=(build-essential meson ninja-build pkg-config libmicrohttpd-dev libcjson-dev check
+packages=(build-essential meson ninja-build pkg-config libmicrohttpd-dev libcjson-dev zlib1g-dev check scdoc man-db
           python3 curl ca-certificates)
 
 missing=()

@@ -14,6 +14,8 @@
 // x-other-responses 405. Anything else is a failure: the document must cover
 // every route and status. Then:
 //
+//  - a body sent with Content-Encoding: gzip is checked as it decodes (it
+//    must decode);
 //  - a response documented without content must have an empty body;
 //  - otherwise its Content-Type (without parameters) must be documented, and
 //    the body must conform: JSON bodies to the media type's schema, NDJSON
@@ -34,6 +36,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 
 import YAML from "yaml";
 
@@ -190,6 +193,17 @@ function check(rec) {
     if (typeof rec.body === "string") body = rec.body;
     else if (typeof rec.body_b64 === "string") body = Buffer.from(rec.body_b64, "base64");
     else body = "";
+    const coding = (rec.headers ?? []).find(([k]) => String(k).toLowerCase() === "content-encoding");
+    if (coding && String(coding[1]).toLowerCase() === "gzip" && body.length) {
+        try {
+            const plain = gunzipSync(Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8"));
+            const text = plain.toString("utf8");
+            body = Buffer.from(text, "utf8").equals(plain) ? text : plain;
+        } catch (e) {
+            problems.push(`Content-Encoding: gzip, but the body does not decode: ${e.message}`);
+            return { key: d.key, where: d.where, problems };
+        }
+    }
     const content = d.r.content;
     if (!content || !Object.keys(content).length) {
         if (body.length) problems.push(`a body (${body.length} bytes) where ${d.where} documents none`);

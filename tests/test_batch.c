@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/batch.h"
+#include "api/games.h"
 #include "check_main.h"
 
 /* A service without tables or cache, so compute spent is deterministic. */
@@ -586,6 +587,98 @@ START_TEST(test_reader_unlimited)
 }
 END_TEST
 
+/* ---- ids ------------------------------------------------------------------ */
+
+/* A batch query with an id, the id's text as echoed, and the same query
+ * without it (whose analyze body must follow the id). */
+static const struct {
+    const char *query, *id, *plain;
+} with_ids[] = {
+    { "{\"id\":-9223372036854775808,\"game\":\"nim\",\"piles\":[1,2]}", "-9223372036854775808",
+      "{\"game\":\"nim\",\"piles\":[1,2]}" },
+    { "{\"game\":\"divisor\",\"id\":9223372036854775807,\"n\":12}", "9223372036854775807",
+      "{\"game\":\"divisor\",\"n\":12}" },
+    { "{\"game\":\"chess\",\"id\":\"q\\\"1\\u00e9\"}", "\"q\\\"1\xc3\xa9\"", "{\"game\":\"chess\"}" },
+    { "{\"game\":\"nim\",\"piles\":\"x\",\"id\":0}", "0", "{\"game\":\"nim\",\"piles\":\"x\"}" },
+    { "{\"game\":\"nim\",\"piles\":[3],\"id\":null}", NULL, "{\"game\":\"nim\",\"piles\":[3]}" },
+};
+
+START_TEST(test_id_heads_the_answer)
+{
+    gr_service svc = service();
+    gr_reply a, b;
+    gr_api_analyze(&svc, with_ids[_i].plain, strlen(with_ids[_i].plain), &a);
+    gr_api_batch_line(&svc, with_ids[_i].query, strlen(with_ids[_i].query), &b);
+    text want = { 0 };
+    if (with_ids[_i].id) {
+        adds(&want, "{\"id\":");
+        adds(&want, with_ids[_i].id);
+        adds(&want, ",");
+        adds(&want, a.body + 1);
+    } else {
+        adds(&want, a.body);
+    }
+    ck_assert_int_eq(a.status, b.status);
+    ck_assert_str_eq(b.body, want.s);
+    free(a.body);
+    free(b.body);
+    free(want.s);
+}
+END_TEST
+
+static const struct {
+    const char *query, *code;
+} bad_ids[] = {
+    { "{\"id\":1.0,\"game\":\"nim\",\"piles\":[1]}", "invalid_integer" },
+    { "{\"id\":-9223372036854775809,\"game\":\"nim\",\"piles\":[1]}", "out_of_range" },
+    { "{\"id\":false,\"game\":\"nim\",\"piles\":[1]}", "invalid_field" },
+    { "{\"id\":1,\"id\":1,\"game\":\"nim\",\"piles\":[1]}", "invalid_field" },
+};
+
+START_TEST(test_bad_id_refused)
+{
+    gr_service svc = service();
+    gr_reply r;
+    gr_api_batch_line(&svc, bad_ids[_i].query, strlen(bad_ids[_i].query), &r);
+    ck_assert_int_eq(r.status, 422);
+    ck_assert_ptr_nonnull(strstr(r.body, bad_ids[_i].code));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"field\":\"id\""));
+    ck_assert(strncmp(r.body, "{\"error\":", 9) == 0); /* not echoed */
+    free(r.body);
+    gr_api_analyze(&svc, with_ids[0].query, strlen(with_ids[0].query), &r);
+    ck_assert_int_eq(r.status, 422);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"inapplicable_field\""));
+    free(r.body);
+}
+END_TEST
+
+static void count_codes(void *ctx, const gr_reply *r)
+{
+    text *t = ctx;
+    adds(t, r->error ? r->error : "-");
+    adds(t, r->game ? gr_games[gr_game_index(r->game)]->name : "?");
+    adds(t, ";");
+}
+
+START_TEST(test_observer_sees_every_query)
+{
+    gr_service svc = service();
+    text seen = { 0 };
+    gr_batch_run run;
+    gr_batch_run_init(&run, &svc);
+    run.observe = count_codes;
+    run.observe_ctx = &seen;
+    const char *body = "{\"queries\":[{\"game\":\"nim\",\"piles\":[1]},{\"game\":\"chess\"},"
+                       "{\"game\":\"divisor\",\"n\":0},7]}";
+    gr_reply r;
+    gr_api_batch_run(&svc, &run, body, strlen(body), &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(seen.s, "-nim;unknown_game?;out_of_rangedivisor;invalid_query?;");
+    free(r.body);
+    free(seen.s);
+}
+END_TEST
+
 static Suite *batch_suite(void)
 {
     Suite *s = suite_create("batch");
@@ -594,6 +687,9 @@ static Suite *batch_suite(void)
     tcase_add_test(tc, test_order_preserved);
     tcase_add_test(tc, test_mixed_good_and_bad);
     tcase_add_test(tc, test_exact_integers);
+    tcase_add_loop_test(tc, test_id_heads_the_answer, 0, sizeof with_ids / sizeof *with_ids);
+    tcase_add_loop_test(tc, test_bad_id_refused, 0, sizeof bad_ids / sizeof *bad_ids);
+    tcase_add_test(tc, test_observer_sees_every_query);
     tcase_add_test(tc, test_empty_batch);
     tcase_add_loop_test(tc, test_bad_shapes, 0, sizeof refused / sizeof *refused);
     tcase_add_test(tc, test_too_many);

@@ -2,10 +2,11 @@
 // POST /v1/analyze, a game against the service, and the Grundy sequence of a
 // heap game from one POST /v1/batch. Plain script, no build step.
 //
-// Integers stay exact: answers are parsed with parseExact (integer literals
-// of 16 digits or more become BigInt), form values are sent as typed (plain
-// digits as JSON integers written by toJson, anything else as a string the
-// service refuses by name), and the game logic runs on BigInt.
+// Integers stay exact: every request asks for string integers (Accept:
+// application/json; integers=string), so each integer of an answer is a
+// decimal string that JSON.parse keeps whole; form values are sent as typed
+// (plain digits as JSON integers written by toJson, anything else as a
+// string the service refuses by name), and the game logic runs on BigInt.
 "use strict";
 
 // ---- exact JSON ----------------------------------------------------------------
@@ -15,12 +16,14 @@ class Raw {
     constructor(text) { this.text = text; }
 }
 
-// JSON.parse, with integers too long for a double as BigInt.
-function parseExact(text) {
-    const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![\d.])-?\d{16,}(?![\d.eE])/g,
-        (m) => (m[0] === '"' ? m : '"\\u0001' + m + '"'));
-    return JSON.parse(marked, (key, v) =>
-        (typeof v === "string" && v[0] === "\u0001" ? BigInt(v.slice(1)) : v));
+// The answers' integers arrive as decimal strings. In a value of an integer
+// field (a catalogue default or example, an answer's `next`), each becomes a
+// BigInt again, so that it is shown and sent back as plain digits.
+function wireInts(v) {
+    if (typeof v === "string" && /^-?\d+$/.test(v)) return BigInt(v);
+    if (Array.isArray(v)) return v.map(wireInts);
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wireInts(x)]));
+    return v;
 }
 
 // JSON text of a value that may hold BigInt and Raw.
@@ -43,7 +46,7 @@ const big = (v) => BigInt(v);
 const fmt = (v) => (v === null || v === undefined ? "none" : typeof v === "object" ? toJson(v) : String(v));
 
 async function api(method, path, body) {
-    const init = { method, headers: { Accept: "application/json" } };
+    const init = { method, headers: { Accept: "application/json; integers=string" } };
     if (body !== undefined) {
         init.body = toJson(body);
         init.headers["Content-Type"] = "application/json";
@@ -52,7 +55,7 @@ async function api(method, path, body) {
     const text = await res.text();
     let data = null;
     try {
-        data = parseExact(text);
+        data = JSON.parse(text);
     } catch (e) {
         data = null;
     }
@@ -97,6 +100,17 @@ const state = {
 
 // ---- the position form ---------------------------------------------------------
 
+// A value of field f as the page shows and sends it: integers as BigInt.
+function fieldValue(f, v) {
+    return f && kindOf(f) !== "text" && kindOf(f) !== "choice" ? wireInts(v) : v;
+}
+
+// A position (an answer's `next`) with its integers as BigInt, by its fields.
+function position(next) {
+    return Object.fromEntries(Object.entries(next).map(([k, v]) =>
+        [k, fieldValue(state.game.fields.find((f) => f.name === k), v)]));
+}
+
 // How a catalogue field is edited.
 function kindOf(f) {
     if (f.type === "integer") return "int";
@@ -111,7 +125,7 @@ function hintFor(f, kind) {
     const parts = [f.description || ""];
     if (kind === "list") parts.push("Comma-separated integers.");
     if (kind === "json") parts.push("JSON, for example [[0, 1], [1, 2]].");
-    if (f.default !== undefined) parts.push(`Default: ${fmt(f.default)}.`);
+    if (f.default !== undefined) parts.push(`Default: ${fmt(fieldValue(f, f.default))}.`);
     parts.push(f.required ? "Required." : "Optional.");
     return parts.join(" ");
 }
@@ -124,7 +138,7 @@ function textInput(id, value, numeric) {
 function fieldControl(f, example) {
     const kind = kindOf(f);
     const id = "f-" + f.name;
-    const ex = example[f.name] !== undefined ? example[f.name] : f.default;
+    const ex = fieldValue(f, example[f.name] !== undefined ? example[f.name] : f.default);
     const wrap = el("div", { class: "field", "data-field": f.name, "data-kind": kind });
     const label = el("label", { for: id, text: f.name + (f.required ? "" : " (optional)") });
     const hint = el("p", { id: id + "-hint", class: "hint", text: hintFor(f, kind) });
@@ -252,7 +266,7 @@ function componentsTable(components) {
     const cols = [];
     for (const c of components) for (const k of Object.keys(c)) if (!cols.includes(k)) cols.push(k);
     const cell = (v) => (v && typeof v === "object" && "period" in v && "preperiod" in v
-        ? `period ${v.period} from heap ${v.preperiod}` : fmt(v));
+        ? `period ${v.period} from heap ${v.preperiod}` : fmt(wireInts(v)));
     const shown = components.slice(0, 100);
     const table = el("table", { id: "answer-components" },
         el("caption", { text: "Components" + (components.length > shown.length ? ` (first 100 of ${components.length})` : "") }),
@@ -270,12 +284,12 @@ function renderAnswer(query, res) {
     if ("grundy" in a) fact("Grundy value", "answer-grundy", fmt(a.grundy));
     if ("value" in a) fact("Value", "answer-value", fmt(a.value));
     fact("Winning move", "answer-move", a.move ? a.move.text : "none: every move loses");
-    fact("Next position", "answer-next", a.next ? toJson(a.next) : "none");
+    fact("Next position", "answer-next", a.next ? toJson(position(a.next)) : "none");
     const parts = [el("p", { id: "answer-winner", class: "verdict " + a.winner, "data-winner": a.winner,
                              text: WINNER[a.winner] || a.winner }), dl];
     if (a.next) {
         const use = el("button", { type: "button", class: "secondary", text: "Put the next position in the form" });
-        use.addEventListener("click", () => { fillForm(a.next); $("f-" + state.game.fields[0].name).focus(); });
+        use.addEventListener("click", () => { fillForm(position(a.next)); $("f-" + state.game.fields[0].name).focus(); });
         parts.push(use);
     }
     if (Array.isArray(a.components) && a.components.length) parts.push(componentsTable(a.components));
@@ -551,7 +565,7 @@ async function serviceTurn() {
 // Heap games: one `piles` list of plain heaps.
 function isHeapGame(game) {
     return game.kind === "impartial" &&
-        game.fields.some((f) => f.name === "piles" && f.type === "integer_array" && f.min_items === 0);
+        game.fields.some((f) => f.name === "piles" && f.type === "integer_array" && String(f.min_items) === "0");
 }
 
 function updateChartSupport() {
@@ -642,7 +656,8 @@ async function drawSequence(event) {
         showError(err, null);
         const values = results.map((r) => (r.grundy === null ? null : Number(r.grundy)));
         const withPeriod = results.find((r) => r.components && r.components[0] && r.components[0].period);
-        const period = withPeriod ? withPeriod.components[0].period : null;
+        const p = withPeriod ? withPeriod.components[0].period : null;
+        const period = p ? { preperiod: Number(p.preperiod), period: Number(p.period) } : null;
         const name = state.game.name + (query.code ? " " + query.code : "") +
             (query.moves ? " S = " + (Array.isArray(query.moves) ? "{" + query.moves.join(", ") + "}" : query.moves.rule) : "");
         const facts = period

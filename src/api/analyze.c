@@ -182,6 +182,7 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
 void gr_api_error_reply(const gr_api_error *e, gr_reply *out)
 {
     out->game = NULL;
+    out->error = e->code;
     out->status = e->status;
     out->body = gr_error_json(e, &out->len);
 }
@@ -212,17 +213,18 @@ int gr_query_answer(gr_query *q, const gr_game **game)
     return 0;
 }
 
-void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node, bool batch,
                         gr_budget *budget, gr_api_error *err, gr_reply *out)
 {
     gr_query q = { .doc = doc, .obj = node, .limits = &svc->limits, .tables = svc->tables,
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *budget,
-                   .err = err };
+                   .batch = batch, .err = err };
     const gr_game *game = NULL;
     int rc = gr_query_answer(&q, &game);
     *budget = q.budget;
     if (rc == 0) {
         out->status = 200;
+        out->error = NULL;
         out->body = render(&q, game, &out->len);
     }
     gr_answer_free(&q.ans);
@@ -233,6 +235,18 @@ void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     out->game = game;
 }
 
+void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                        gr_budget *budget, gr_api_error *err, gr_reply *out)
+{
+    answer_node(svc, doc, node, false, budget, err, out);
+}
+
+void gr_api_answer_batch_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                              gr_budget *budget, gr_api_error *err, gr_reply *out)
+{
+    answer_node(svc, doc, node, true, budget, err, out);
+}
+
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out)
 {
     gr_buf b = { 0 };
@@ -240,7 +254,7 @@ bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_
         gr_mem_free(b.data);
         return false;
     }
-    *out = (gr_reply){ 200, b.data, b.len, gr_nim_fast_game() };
+    *out = (gr_reply){ 200, b.data, b.len, gr_nim_fast_game(), NULL };
     return true;
 }
 
@@ -262,7 +276,7 @@ bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
     if (!limited || budget.left > 0)
         return true;
     gr_mem_free(out->body);
-    *out = (gr_reply){ 0, NULL, 0, out->game };
+    *out = (gr_reply){ 0, NULL, 0, out->game, NULL };
     return false;
 }
 

@@ -15,6 +15,7 @@ typedef struct gr_reply {
     char *body;  /* JSON from gr_mem_alloc (gr_mem_free), or NULL when even the error could not be rendered */
     size_t len;
     const struct gr_game *game; /* the game the query named, when it named one; for metrics and logs */
+    const char *error; /* an error reply's code (gr_error_name's string), NULL for an answer */
 } gr_reply;
 
 /* Answers one query. Never fails: errors become error bodies. */
@@ -38,6 +39,11 @@ bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
  * error that out->body renders. */
 void gr_api_answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
                         gr_budget *budget, gr_api_error *err, gr_reply *out);
+
+/* gr_api_answer_node for a query of a batch, which may also hold "id" (the
+ * caller reads it: api/batch.h). Any other answer or error is the same. */
+void gr_api_answer_batch_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node,
+                              gr_budget *budget, gr_api_error *err, gr_reply *out);
 
 /* The fast path (api/games/nim_fast.h): answers the body as gr_api_analyze would
  * and returns true when it is in the fast path's form; false otherwise. */

@@ -67,24 +67,138 @@ static void count_reply(gr_batch_run *run, const gr_reply *r)
         run->stats.answered++;
     else
         run->stats.errors++;
+    if (run->observe)
+        run->observe(run->observe_ctx, r);
 }
 
-/* Answers `node` of `doc` with a full per-query budget when some of the
- * batch budget is left, charging the run what the query spent. */
+/* ---- ids ------------------------------------------------------------------ */
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Whether the JSON number literal t[0 .. n) is an integer in the signed
+ * 64-bit range: an optional '-', then digits (JSON allows no leading zero). */
+static bool is_i64_literal(const char *t, size_t n)
+{
+    static const char max_pos[] = "9223372036854775807", max_neg[] = "9223372036854775808";
+    bool neg = n && t[0] == '-';
+    const char *d = t + neg;
+    size_t digits = n - neg;
+    for (size_t i = 0; i < digits; i++)
+        if (d[i] < '0' || d[i] > '9')
+            return false;
+    const char *max = neg ? max_neg : max_pos;
+    return digits > 0 && (digits < 19 || (digits == 19 && memcmp(d, max, 19) <= 0));
+}
+
+static bool is_integer_literal(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == '.' || t[i] == 'e' || t[i] == 'E')
+            return false;
+    return true;
+}
+
+/* The query's "id" as JSON text in *id (left empty when the query has none:
+ * absent, null, or the query is not an object), or -1 with *err filled. */
+static int read_id(const gr_json_doc *doc, const cJSON *node, gr_buf *id, gr_api_error *err)
+{
+    const cJSON *m, *v = NULL;
+    unsigned named = 0;
+    if (!cJSON_IsObject(node))
+        return 0;
+    cJSON_ArrayForEach(m, node) {
+        if (strcmp(m->string, "id") == 0 && named++ == 0)
+            v = m;
+    }
+    if (named > 1)
+        return gr_fail(err, GR_E_INVALID_FIELD, "id",
+                       "the member \"id\" appears more than once; send each member once");
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (cJSON_IsString(v)) {
+        size_t chars = utf8_chars(v->valuestring);
+        if (chars > GR_BATCH_ID_MAX_CHARS)
+            return gr_fail(err, GR_E_INVALID_FIELD, "id",
+                           "\"id\" is a string of %zu characters; the limit is %d: send a shorter "
+                           "one", chars, GR_BATCH_ID_MAX_CHARS);
+        gr_buf_json_string(id, v->valuestring);
+        return 0;
+    }
+    if (cJSON_IsNumber(v) && doc) {
+        const gr_json_literal *lit = &doc->numbers[v->valueint];
+        const char *t = doc->body + lit->offset;
+        char shown[48];
+        snprintf(shown, sizeof shown, "%.*s%s", lit->length > 40 ? 40 : (int)lit->length, t,
+                 lit->length > 40 ? "..." : "");
+        if (!is_integer_literal(t, lit->length))
+            return gr_fail(err, GR_E_INVALID_INTEGER, "id",
+                           "\"id\" must be an integer written as plain digits, or a string; got %s",
+                           shown);
+        if (!is_i64_literal(t, lit->length))
+            return gr_fail(err, GR_E_OUT_OF_RANGE, "id",
+                           "\"id\" must be an integer from -9223372036854775808 to "
+                           "9223372036854775807, or a string; got %s", shown);
+        gr_buf_put(id, t, lit->length);
+        return 0;
+    }
+    return gr_fail(err, GR_E_INVALID_FIELD, "id",
+                   "\"id\" must be a string of at most %d characters or a 64-bit integer, which "
+                   "the answer echoes", GR_BATCH_ID_MAX_CHARS);
+}
+
+/* Makes out's body start with the member "id": id (the answer or the error
+ * object keeps its members after it). */
+static void add_id(gr_reply *out, const gr_buf *id)
+{
+    if (!id->len || !out->body || out->len < 2 || out->body[0] != '{')
+        return;
+    gr_buf b = { 0 };
+    gr_buf_put(&b, "{\"id\":", 6);
+    gr_buf_put(&b, id->data, id->len);
+    gr_buf_put(&b, ",", 1);
+    gr_buf_put(&b, out->body + 1, out->len - 1);
+    gr_mem_free(out->body);
+    if (b.oom) {
+        gr_mem_free(b.data);
+        fail_reply(out, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
+        return;
+    }
+    out->body = b.data;
+    out->len = b.len;
+}
+
+/* Answers `node` of `doc` (NULL: a line that is not JSON, refused only
+ * because the batch budget is spent) with a full per-query budget when some
+ * of the batch budget is left, charging the run what the query spent; its
+ * id, when valid, heads the reply. */
 static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc *doc,
                      const cJSON *node, gr_reply *out)
 {
-    if (run->left == 0) {
+    gr_api_error err = { 0 };
+    gr_buf id = { 0 };
+    if (read_id(doc, node, &id, &err) != 0) {
+        gr_api_error_reply(&err, out);
+    } else if (run->left == 0) {
         batch_spent_reply(svc, out);
         run->stats.refused++;
     } else {
-        gr_api_error err = { 0 };
         gr_budget budget = gr_budget_make(svc->limits.budget);
-        gr_api_answer_node(svc, doc, node, &budget, &err, out);
+        gr_api_answer_batch_node(svc, doc, node, &budget, &err, out);
         uint64_t spent = svc->limits.budget - budget.left;
         run->stats.spent += spent;
         run->left -= spent < run->left ? spent : run->left;
     }
+    if (id.oom)
+        fail_reply(out, GR_E_OVERLOADED, "", "out of memory reading the id; retry later");
+    else
+        add_id(out, &id);
+    gr_mem_free(id.data);
     count_reply(run, out);
 }
 
@@ -98,10 +212,10 @@ static bool is_blank(const char *line, size_t len)
 
 void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out)
 {
-    if (is_blank(line, len))
-        empty_line_reply(out);
-    else
-        gr_api_analyze(svc, line, len, out);
+    gr_batch_run run;
+    gr_batch_run_init(&run, svc);
+    run.left = UINT64_MAX;
+    gr_batch_run_line(svc, &run, line, len, out);
 }
 
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
@@ -112,17 +226,25 @@ void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *lin
     if (is_blank(line, len)) {
         empty_line_reply(out);
         count_reply(run, out);
-    } else if (run->left == 0) {
-        run_node(svc, run, NULL, NULL, out); /* refused before the line is parsed */
-    } else if (gr_api_answer_fast(svc, line, len, out)) {
+    } else if (run->left > 0 && gr_api_answer_fast(svc, line, len, out)) {
         count_reply(run, out); /* no budget spent, as on the general path */
     } else if (gr_json_parse(line, len, &doc, &err) != 0) {
-        gr_api_error_reply(&err, out);
-        count_reply(run, out);
+        if (run->left == 0)
+            run_node(svc, run, NULL, NULL, out); /* refused without an id to echo */
+        else {
+            gr_api_error_reply(&err, out);
+            count_reply(run, out);
+        }
     } else {
         run_node(svc, run, &doc, doc.root, out);
         gr_json_free(&doc);
     }
+}
+
+void gr_batch_run_too_long(const gr_service *svc, gr_batch_run *run, gr_reply *out)
+{
+    gr_api_line_too_long(svc, out);
+    count_reply(run, out);
 }
 
 /* ---- the JSON form ------------------------------------------------------ */
@@ -187,7 +309,9 @@ static const cJSON *queries_of(const gr_service *svc, const cJSON *root, gr_repl
     else if ((uint64_t)cJSON_GetArraySize(qs) > svc->limits.max_batch)
         fail_reply(out, GR_E_TOO_MANY, "queries",
                    "\"queries\" has more entries than the limit of %llu queries in one batch "
-                   "(max_batch); split it into several batches",
+                   "(max_batch); split it into several batches, or stream the queries as NDJSON "
+                   "(Content-Type: application/x-ndjson, one query per line), which has no such "
+                   "limit",
                    (unsigned long long)svc->limits.max_batch);
     else
         return qs;
@@ -217,32 +341,37 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
     }
 }
 
-void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply *out,
-                  gr_batch_stats *stats)
+void gr_api_batch_run(const gr_service *svc, gr_batch_run *run, const char *body, size_t len,
+                      gr_reply *out)
 {
     gr_api_error err = { 0 };
     gr_json_doc doc;
-    gr_batch_run run;
-    gr_batch_run_init(&run, svc);
     if (gr_json_parse(body, len, &doc, &err) != 0) {
         gr_api_error_reply(&err, out);
-    } else {
-        const cJSON *qs = queries_of(svc, doc.root, out);
-        if (qs) {
-            strbuf b = { 0 };
-            sb_add(&b, "{\"results\":[", 12);
-            answer_all(svc, &run, &doc, qs, &b);
-            sb_add(&b, "]}", 2);
-            if (b.failed) {
-                free(b.s);
-                fail_reply(out, GR_E_OVERLOADED, "",
-                           "out of memory rendering the answers; retry later");
-            } else {
-                *out = (gr_reply){ 200, b.s, b.len, NULL };
-            }
-        }
-        gr_json_free(&doc);
+        return;
     }
+    const cJSON *qs = queries_of(svc, doc.root, out);
+    if (qs) {
+        strbuf b = { 0 };
+        sb_add(&b, "{\"results\":[", 12);
+        answer_all(svc, run, &doc, qs, &b);
+        sb_add(&b, "]}", 2);
+        if (b.failed) {
+            free(b.s);
+            fail_reply(out, GR_E_OVERLOADED, "", "out of memory rendering the answers; retry later");
+        } else {
+            *out = (gr_reply){ 200, b.s, b.len, NULL, NULL };
+        }
+    }
+    gr_json_free(&doc);
+}
+
+void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply *out,
+                  gr_batch_stats *stats)
+{
+    gr_batch_run run;
+    gr_batch_run_init(&run, svc);
+    gr_api_batch_run(svc, &run, body, len, out);
     if (stats)
         *stats = out->status == 200 ? run.stats : (gr_batch_stats){ 0 };
 }

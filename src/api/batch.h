@@ -10,6 +10,14 @@
  * input: an empty line is answered with an error too. gr_line_reader splits
  * a stream fed in arbitrary chunks into lines with bounded memory.
  *
+ * Ids: a query of a batch (a JSON batch entry or an NDJSON line) may hold
+ * "id", a string of at most GR_BATCH_ID_MAX_CHARS characters or an integer
+ * in the signed 64-bit range (null is no id). Its answer, or its error,
+ * then starts with the member "id" holding the same value (an integer as its
+ * very digits), so answers can be matched to queries whatever their order.
+ * An "id" that is none of these is the query's 422 naming "id", without an
+ * id; outside a batch "id" is refused (api/validate.h).
+ *
  * The batch budget: every query runs with its own full compute budget
  * (limits.budget), and a run of queries (one JSON batch, or the lines of one
  * NDJSON request) also has limits.batch_budget steps in all. A query starts
@@ -34,10 +42,16 @@ typedef struct gr_batch_stats {
     uint64_t spent;    /* compute steps the queries spent together */
 } gr_batch_stats;
 
+#define GR_BATCH_ID_MAX_CHARS 128
+
 /* A run of queries sharing one batch budget. */
 typedef struct gr_batch_run {
     uint64_t left;        /* batch budget steps not yet spent */
     gr_batch_stats stats; /* counts so far */
+    /* Called with each query's reply (its game, status and error code) as it
+     * is counted, when set (the daemon's metrics); may run on any thread. */
+    void (*observe)(void *ctx, const gr_reply *reply);
+    void *observe_ctx;
 } gr_batch_run;
 
 /* Starts a run with svc->limits.batch_budget steps and zero counts. */
@@ -51,16 +65,26 @@ void gr_batch_run_init(gr_batch_run *run, const gr_service *svc);
 void gr_api_batch(const gr_service *svc, const char *body, size_t len, gr_reply *out,
                   gr_batch_stats *stats);
 
+/* gr_api_batch under `run`, whose observer sees each query; run->stats
+ * holds the counts (meaningful when the status is 200). */
+void gr_api_batch_run(const gr_service *svc, gr_batch_run *run, const char *body, size_t len,
+                      gr_reply *out);
+
 /* Answers one NDJSON line (without its "\n"; a trailing "\r" is allowed)
- * as gr_api_analyze would, with the query's own budget only; an empty or
- * whitespace-only line gets a 400 bad_json error. Never fails. */
+ * as gr_api_analyze would, but for its id (above), with the query's own
+ * budget only; an empty or whitespace-only line gets a 400 bad_json error.
+ * Never fails. */
 void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out);
 
 /* gr_api_batch_line under the run's batch budget, counted in run->stats:
  * once the budget is spent, every non-empty line gets the batch budget's
- * limit_exceeded without being parsed (an empty line still gets bad_json). */
+ * limit_exceeded, with its id when the line is a query with a valid one (an
+ * empty line still gets bad_json). */
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
                        gr_reply *out);
+
+/* gr_api_line_too_long, counted in the run. */
+void gr_batch_run_too_long(const gr_service *svc, gr_batch_run *run, gr_reply *out);
 
 /* The answer to a line that gr_line_reader refused as longer than
  * limits.max_line: 413 line_too_long naming the limit. Never fails. */

@@ -23,6 +23,14 @@ int gr_error_status(gr_error_code code)
     return error_codes[code].status;
 }
 
+gr_error_code gr_error_find(const char *name)
+{
+    unsigned i = 0;
+    while (name && i < GR_NERROR_CODES && strcmp(error_codes[i].name, name) != 0)
+        i++;
+    return name ? (gr_error_code)i : GR_NERROR_CODES;
+}
+
 int gr_fail(gr_api_error *e, gr_error_code code, const char *field,
             const char *fmt, ...)
 {

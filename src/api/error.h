@@ -50,6 +50,9 @@ typedef enum gr_error_code {
 const char *gr_error_name(gr_error_code code);
 int gr_error_status(gr_error_code code);
 
+/* The code whose wire name is `name`; GR_NERROR_CODES for none (or NULL). */
+gr_error_code gr_error_find(const char *name);
+
 typedef struct gr_api_error {
     int status;         /* HTTP status, from the code */
     const char *code;   /* the code's wire name, e.g. "invalid_field" */

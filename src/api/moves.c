@@ -425,7 +425,7 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare,
                    .budget = gr_budget_make(svc->limits.budget), .err = &err };
     const gr_game *game = NULL;
-    *out = (gr_reply){ 0, NULL, 0, NULL };
+    *out = (gr_reply){ 0, NULL, 0, NULL, NULL };
     if (moves_query(svc, &q, page, out, &game) != 0)
         gr_api_error_reply(&err, out);
     out->game = game;

@@ -105,6 +105,7 @@ typedef struct gr_query {
     gr_budget budget;
     bool misere;
     gr_compound compound;
+    bool batch;       /* a query of a batch, which may also hold "id" (api/batch.h reads it) */
     gr_api_error *err;
     gr_answer ans;
 } gr_query;

@@ -104,6 +104,12 @@ static int check_members(gr_query *q, const gr_game *game, const char *const *ex
             known = strcmp(m->string, names[i]) == 0;
         if (known)
             continue;
+        if (strcmp(m->string, "id") == 0 && q->batch)
+            continue; /* the batch's own member, not listed among the query's */
+        if (strcmp(m->string, "id") == 0)
+            return gr_fail(q->err, GR_E_INAPPLICABLE_FIELD, "id",
+                           "\"id\" is taken only by the queries of a batch (POST /v1/batch, JSON or "
+                           "NDJSON), where each answer echoes it; drop it here");
         if (fail_inapplicable(q, game, m->string) < 0)
             return -1;
         char what[64];

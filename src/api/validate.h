@@ -11,7 +11,10 @@
  *   compound), one of the game's fields, or one of `extra` (NULL-terminated
  *   names an endpoint adds, such as paging members; may be NULL). Anything
  *   else is a 422 `unknown_field` naming the member and the nearest valid
- *   name, or `inapplicable_field` naming the games that take it;
+ *   name, or `inapplicable_field` naming the games that take it. "id" is
+ *   accepted in a batch query (q->batch), and refused elsewhere as taken
+ *   only by a batch; it is never listed among the valid names, so that a
+ *   batch query's errors are the same bytes as its analyze errors;
  * - every required field is present and not null;
  * - every present field has its type, its entry or character count, each
  *   integer within its range (live limits included), and each string among

@@ -10,6 +10,13 @@
 #include "grundy_version.h"
 #include "server/server.h"
 
+/* The version from grundy_version.h (meson's vcs_tag), for --version and
+ * grundyd_build_info. */
+const char *gr_server_version(void)
+{
+    return GRUNDY_VERSION;
+}
+
 void gr_server_config_default(gr_server_config *c)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

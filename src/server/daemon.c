@@ -20,6 +20,9 @@
 #include "server/request.h"
 #include "tables/locate.h"
 
+extern const unsigned char gr_openapi_yaml[];
+extern const unsigned long gr_openapi_yaml_len;
+
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
     char msg[512];
@@ -173,6 +176,39 @@ static const char *tables_path(const gr_server_config *c, char paths[4][4096])
     return p;
 }
 
+/* The catalogue with every integer a decimal string (integers=string),
+ * kept in st->games_strings_json as long as its entity. */
+static int make_games_strings(server_state *st)
+{
+    size_t len = strlen(st->games_json);
+    size_t n = gr_json_ints_quoted_len(st->games_json, len);
+    st->games_strings_json = malloc(n ? n : 1);
+    if (!st->games_strings_json)
+        return -1;
+    gr_json_ints_quote(st->games_json, len, st->games_strings_json);
+    return gr_entity_make(&st->games_strings, st->games_strings_json, n);
+}
+
+/* The fixed bodies and their gzip forms, compressed once here rather than
+ * per request. The catalogue's two integer forms are two entities, so each
+ * has its own ETag. */
+static int make_entities(server_state *st)
+{
+    if (gr_entity_make(&st->games, st->games_json, strlen(st->games_json)) || make_games_strings(st) ||
+        gr_entity_make(&st->openapi, gr_openapi_yaml, gr_openapi_yaml_len))
+        return -1;
+    return gr_static_entities(st->assets);
+}
+
+static void free_entities(server_state *st)
+{
+    gr_entity_free(&st->games);
+    gr_entity_free(&st->games_strings);
+    gr_entity_free(&st->openapi);
+    for (size_t i = 0; i < GR_ASSET_COUNT; i++)
+        gr_entity_free(&st->assets[i]);
+}
+
 static int start(server_state *st)
 {
     const gr_server_config *c = st->cfg;
@@ -186,7 +222,7 @@ static int start(server_state *st)
     }
     st->snaps.current = s;
     st->games_json = gr_api_games_json(&c->service.limits);
-    st->pool = st->games_json ? gr_pool_start(c->compute_threads, c->queue) : NULL;
+    st->pool = st->games_json && make_entities(st) == 0 ? gr_pool_start(c->compute_threads, c->queue) : NULL;
     if (!st->pool) {
         gr_log("error", "event=start error=\"out of memory or threads\"");
         return -1;
@@ -208,6 +244,8 @@ int gr_server_run(gr_server_config *c)
         gr_pool_stop(st.pool);
     gr_snapshot_release(st.snaps.current);
     pthread_mutex_destroy(&st.snaps.mu);
+    free_entities(&st);
     free(st.games_json);
+    free(st.games_strings_json);
     return rc;
 }

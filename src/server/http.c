@@ -32,9 +32,6 @@
 #include "server/log.h"
 #include "server/reply.h"
 
-extern const unsigned char gr_openapi_yaml[];
-extern const unsigned long gr_openapi_yaml_len;
-
 /* Bodies larger than this skip the inline attempt: parsing them is itself
  * heavy work. */
 #define INLINE_BODY_MAX 65536
@@ -109,10 +106,42 @@ static const char *not_found_message(void)
     return not_found_text;
 }
 
+/* How a JSON answer writes integers: ?integers= first, else the integers=
+ * parameter of Accept. A value other than "string" or "number" is a 400
+ * naming `integers`, sent once the body is read, unless the path or the
+ * method is at fault already (those answers hold no integer). */
+static void read_int_form(request *rq)
+{
+    if (rq->route == ROUTE_METRICS || rq->route == ROUTE_OPENAPI || rq->route == ROUTE_PLAYGROUND)
+        return; /* answers that are not JSON */
+    const char *query = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "integers");
+    char bad[48] = "";
+    bool ok;
+    if (query) {
+        ok = gr_int_form_parse(query, strlen(query), &rq->int_form);
+        if (!ok)
+            gr_printable(query, bad, sizeof bad);
+    } else {
+        const char *accept = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+        ok = gr_accept_int_form(accept, &rq->int_form, bad, sizeof bad) == 0;
+    }
+    if (ok)
+        return;
+    rq->int_form = GR_INTS_NUMBER;
+    snprintf(rq->early_message, sizeof rq->early_message,
+             "%s integers=\"%s\" is not a form of integers; send integers=string (every integer of the "
+             "answer as a decimal string) or integers=number (the default)",
+             query ? "the query's" : "the Accept header's", bad);
+    if (rq->early == EARLY_NONE)
+        rq->early = EARLY_BAD_INTEGERS;
+}
+
 static enum MHD_Result send_early(request *rq)
 {
     if (rq->early == EARLY_NOT_FOUND)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
+    if (rq->early == EARLY_BAD_INTEGERS)
+        return reply_field_error(rq, GR_E_BAD_REQUEST, "integers", rq->early_message);
     const route *r = rq->entry;
     char allow[48];
     snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method,
@@ -168,11 +197,21 @@ static bool repeated_length(struct MHD_Connection *conn)
     return n > 1;
 }
 
+/* A JSON batch too large for --max-body is pointed to the NDJSON stream,
+ * whose limit is --max-stream and whose answers start before it ends. */
 static enum MHD_Result too_large(request *rq)
 {
-    char msg[160];
-    snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); send a smaller one",
-             (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
+    char msg[384];
+    int n = snprintf(msg, sizeof msg, "the body is larger than the limit of %llu bytes (%s); ",
+                     (unsigned long long)body_limit(rq), rq->stream ? "--max-stream" : "--max-body");
+    if (rq->route == ROUTE_BATCH && !rq->stream)
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 "for a large job stream the queries as NDJSON instead: POST /v1/batch with "
+                 "Content-Type: application/x-ndjson, one query per line, up to %llu bytes "
+                 "(--max-stream), answered line by line as they are computed",
+                 (unsigned long long)rq->st->cfg->max_stream);
+    else
+        snprintf(msg + n, sizeof msg - (size_t)n, "send a smaller one");
     return reply_error(rq, GR_E_BODY_TOO_LARGE, NULL, msg);
 }
 
@@ -247,6 +286,12 @@ static void copy_page_args(request *rq)
              MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "cursor"));
 }
 
+/* Counts one query of a batch, JSON or NDJSON, under its game and code. */
+static void count_batch_query(void *metrics, const gr_reply *r)
+{
+    gr_metrics_query(metrics, ROUTE_BATCH, r->game, r->error);
+}
+
 static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
@@ -261,6 +306,10 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     atomic_init(&rq->state, RQ_READING);
     *con_cls = rq;
     find_route(rq, url, method);
+    gr_request_id_take(rq->request_id, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"));
+    gr_codings_parse(&rq->codings,
+                     MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    read_int_form(rq);
     if (repeated_length(conn)) /* answered at once, so the connection closes */
         return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
@@ -269,7 +318,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     if (rq->route == ROUTE_MOVES)
         copy_page_args(rq);
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
-        rq->stream = gr_stream_new(conn);
+        rq->stream = gr_stream_new(conn, rq->int_form, count_batch_query, &st->metrics);
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
@@ -281,6 +330,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 
 /* ---- answering ------------------------------------------------------------ */
 
+
 static void analyze_job(void *arg)
 {
     request *rq = arg;
@@ -291,10 +341,30 @@ static void analyze_job(void *arg)
     MHD_resume_connection(conn);
 }
 
+/* Replaces the reply's body by its gzip form when the client takes gzip
+ * and it is smaller; kept as it is otherwise (out of memory included). */
+static void gzip_reply(request *rq)
+{
+    unsigned char *gz;
+    size_t n;
+    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) || !reply_put_ints(rq, &rq->reply) ||
+        gr_gzip(rq->reply.body, rq->reply.len, &gz, &n) != 0)
+        return;
+    free(rq->reply.body);
+    rq->reply.body = (char *)gz;
+    rq->reply.len = n;
+    rq->gzipped = true;
+}
+
 static void batch_job(void *arg)
 {
     request *rq = arg;
-    gr_api_batch(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply, NULL);
+    gr_batch_run run;
+    gr_batch_run_init(&run, &rq->snap->svc);
+    run.observe = count_batch_query;
+    run.observe_ctx = &rq->st->metrics;
+    gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
+    gzip_reply(rq);
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
@@ -338,13 +408,14 @@ static enum MHD_Result answer_analyze(request *rq)
     gr_reply r;
     bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
     rq->game = r.game;
+    rq->error = r.error;
     bool kept = done && reply_keep(rq, &r);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
     if (!done)
         return offload(rq, analyze_job);
-    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL }, NULL);
+    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);
 }
 
 static enum MHD_Result answer_stream(request *rq)
@@ -352,7 +423,7 @@ static enum MHD_Result answer_stream(request *rq)
     if (!gr_pool_reserve(rq->st->pool))
         return reply_busy(rq);
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
-    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap);
+    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
     if (!resp) {
         gr_pool_unreserve(rq->st->pool);
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
@@ -372,7 +443,8 @@ static enum MHD_Result answer_metrics(request *rq)
     gr_metric_gauges g = { .in_flight = atomic_load(&st->in_flight), .queue_depth = gr_pool_depth(st->pool),
                            .table_bytes = gr_tables_bytes(rq->snap->tables), .cache_hits = cs.hits,
                            .cache_misses = cs.misses, .cache_bytes = cs.bytes,
-                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready) };
+                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready),
+                           .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
@@ -389,11 +461,7 @@ static enum MHD_Result answer_playground(request *rq)
     const gr_asset *a = rq->asset;
     if (!a)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, "no such file");
-    int status = MHD_HTTP_OK;
-    const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    struct MHD_Response *resp = gr_static_response(a, inm, &status);
-    rq->bytes = status == MHD_HTTP_OK ? *a->len : 0;
-    return reply_queue(rq, status, resp, a->type, NULL);
+    return reply_entity(rq, &rq->st->assets[gr_static_index(a)], a->type, gr_static_headers);
 }
 
 static enum MHD_Result answer_readyz(request *rq)
@@ -415,9 +483,10 @@ static enum MHD_Result answer(request *rq)
     case ROUTE_TABLES:
         return reply_copy(rq, 200, rq->snap->tables_json, "application/json");
     case ROUTE_GAMES:
-        return reply_static(rq, 200, rq->st->games_json, strlen(rq->st->games_json), "application/json");
+        return reply_entity(rq, rq->int_form == GR_INTS_STRING ? &rq->st->games_strings : &rq->st->games,
+                            "application/json", NULL);
     case ROUTE_OPENAPI:
-        return reply_static(rq, 200, (const char *)gr_openapi_yaml, gr_openapi_yaml_len, "application/yaml");
+        return reply_entity(rq, &rq->st->openapi, "application/yaml", NULL);
     case ROUTE_METRICS:
         return answer_metrics(rq);
     case ROUTE_PLAYGROUND:
@@ -453,7 +522,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
         return send_early(rq);
     if (atomic_load(&rq->state) == RQ_DONE) {
         atomic_store(&rq->state, RQ_READING);
-        return reply_send(rq, &rq->reply, NULL);
+        return reply_send_coded(rq, &rq->reply, NULL, rq->gzipped);
     }
     if (rq->answered)
         return MHD_YES;
@@ -474,9 +543,9 @@ static void access_log(const request *rq, uint64_t us)
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
     }
-    gr_log("info", "event=access client=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
-           addr, rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route], rq->status,
-           rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
+    gr_log("info", "event=access client=%s request_id=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
+           addr, rq->request_id[0] ? rq->request_id : "-", rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route],
+           rq->status, rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
 }
 
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -490,8 +559,10 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     uint64_t us = micros_since(&rq->start);
     if (rq->status) {
-        gr_metrics_observe(&st->metrics, rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route,
-                           rq->status, rq->game, us);
+        unsigned label = rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route;
+        gr_metrics_observe(&st->metrics, label, rq->status, rq->error, us);
+        if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_MOVES) && rq->early == EARLY_NONE)
+            gr_metrics_query(&st->metrics, label, rq->game, rq->error);
         if (st->cfg->access_log)
             access_log(rq, us);
     }

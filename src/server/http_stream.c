@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "api/batch.h"
 #include "api/mem.h"
@@ -31,10 +32,18 @@ struct gr_stream {
     char *ring;
     size_t head, len;
     bool done, cancelled, suspended;
+    gr_int_form int_form; /* each answer line as rendered, or with integers as strings */
+    void (*observe)(void *ctx, const gr_reply *reply); /* each line's reply, or NULL */
+    void *observe_ctx;
     char *stage;       /* the job's alone */
     size_t staged;
     struct timespec flushed;
+    z_stream *z;       /* the job's alone: gzip of the answers, or NULL */
+    unsigned char *zout;
 };
+
+/* Room for the deflate output of one write: a stage flush at most. */
+#define ZOUT_BYTES (STAGE_BYTES + 1024u)
 
 static atomic_bool abort_all;
 
@@ -43,7 +52,8 @@ void gr_stream_abort_all(void)
     atomic_store(&abort_all, true);
 }
 
-gr_stream *gr_stream_new(struct MHD_Connection *conn)
+gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
+                         void (*observe)(void *ctx, const gr_reply *reply), void *observe_ctx)
 {
     gr_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -63,6 +73,9 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn)
     pthread_cond_init(&s->space, NULL);
     atomic_init(&s->refs, 1);
     s->conn = conn;
+    s->int_form = int_form;
+    s->observe = observe;
+    s->observe_ctx = observe_ctx;
     return s;
 }
 
@@ -81,6 +94,10 @@ void gr_stream_release(gr_stream *s)
     pthread_cond_destroy(&s->space);
     free(s->ring);
     free(s->stage);
+    if (s->z)
+        deflateEnd(s->z);
+    free(s->z);
+    free(s->zout);
     free(s);
 }
 
@@ -127,8 +144,27 @@ static void stream_free(void *cls)
     gr_stream_release(s);
 }
 
-struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
+/* A gzip stream with no name and time 0 for the answers; false when out
+ * of memory. */
+static bool start_gzip(gr_stream *s)
 {
+    s->z = calloc(1, sizeof *s->z);
+    s->zout = malloc(ZOUT_BYTES);
+    if (!s->z || !s->zout ||
+        deflateInit2(s->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(s->z);
+        free(s->zout);
+        s->z = NULL;
+        s->zout = NULL;
+        return false;
+    }
+    return true;
+}
+
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gzip)
+{
+    if (gzip && !start_gzip(s))
+        return NULL;
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_read, s,
                                                                stream_free);
     if (!r)
@@ -136,6 +172,8 @@ struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap)
     atomic_fetch_add(&snap->refs, 1);
     s->snap = snap;
     atomic_fetch_add(&s->refs, 1);
+    if (gzip)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return r;
 }
 
@@ -172,9 +210,33 @@ static bool write_out(gr_stream *s, const char *data, size_t n)
     return true;
 }
 
+/* Deflates n bytes (flush: Z_SYNC_FLUSH, so the client can decode every
+ * answer sent so far; Z_FINISH at the end) into the ring. */
+static bool deflate_out(gr_stream *s, const char *data, size_t n, int flush)
+{
+    s->z->next_in = (Bytef *)(uintptr_t)data;
+    s->z->avail_in = (uInt)n;
+    do {
+        s->z->next_out = s->zout;
+        s->z->avail_out = ZOUT_BYTES;
+        int rc = deflate(s->z, flush);
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            return false;
+        if (!write_out(s, (const char *)s->zout, ZOUT_BYTES - s->z->avail_out))
+            return false;
+    } while (s->z->avail_out == 0);
+    return true;
+}
+
+/* The answers' bytes to the ring, compressed when the client takes gzip. */
+static bool emit(gr_stream *s, const char *data, size_t n)
+{
+    return s->z ? deflate_out(s, data, n, Z_SYNC_FLUSH) : write_out(s, data, n);
+}
+
 static bool flush_stage(gr_stream *s)
 {
-    bool ok = write_out(s, s->stage, s->staged);
+    bool ok = emit(s, s->stage, s->staged);
     s->staged = 0;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     return ok;
@@ -186,7 +248,7 @@ static bool stage_out(gr_stream *s, const char *data, size_t n)
     if (s->staged + n > STAGE_BYTES && !flush_stage(s))
         return false;
     if (n > STAGE_BYTES)
-        return write_out(s, data, n);
+        return emit(s, data, n);
     memcpy(s->stage + s->staged, data, n);
     s->staged += n;
     return true;
@@ -202,18 +264,34 @@ static bool stage_due(gr_stream *s)
     return ms >= STAGE_MS;
 }
 
+static const char oom[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+
+/* Stages one answer, rewritten when the request asked for string integers. */
+static bool stage_answer(gr_stream *s, const char *json, size_t len)
+{
+    if (s->int_form != GR_INTS_STRING)
+        return stage_out(s, json, len);
+    size_t n = gr_json_ints_quoted_len(json, len);
+    char *quoted = gr_mem_alloc(n ? n : 1);
+    if (!quoted)
+        return stage_out(s, oom, sizeof oom - 1);
+    gr_json_ints_quote(json, len, quoted);
+    bool ok = stage_out(s, quoted, n);
+    gr_mem_free(quoted);
+    return ok;
+}
+
 static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, const char *line, size_t len)
 {
     const gr_service *svc = &s->snap->svc;
     gr_reply r;
     bool scoped = gr_mem_begin(); /* the line's scratch memory, released once written */
     if (kind == GR_LINE_TOO_LONG)
-        gr_api_line_too_long(svc, &r);
+        gr_batch_run_too_long(svc, run, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
-    static const char oom[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    bool ok = r.body ? stage_out(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
+    bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();
@@ -259,6 +337,8 @@ void gr_stream_produce(void *stream)
     gr_batch_run run;
     char *chunk = malloc(READ_CHUNK);
     gr_batch_run_init(&run, &s->snap->svc);
+    run.observe = s->observe;
+    run.observe_ctx = s->observe_ctx;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     if (chunk && gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line) == 0) {
         answer_spool(s, &lr, &run, chunk);
@@ -266,6 +346,8 @@ void gr_stream_produce(void *stream)
     }
     if (s->staged)
         flush_stage(s);
+    if (s->z)
+        deflate_out(s, "", 0, Z_FINISH);
     free(chunk);
     pthread_mutex_lock(&s->mu);
     s->done = true;

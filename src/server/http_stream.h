@@ -11,23 +11,31 @@
 #define GRUNDY_SERVER_HTTP_STREAM_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "api/json_ints.h"
+#include "api/analyze.h"
 #include "server/snapshot.h"
 
 typedef struct gr_stream gr_stream;
 
-/* A stream for one connection with an empty spool; NULL when no temporary
- * file can be made. The caller holds the one reference. */
-gr_stream *gr_stream_new(struct MHD_Connection *conn);
+/* A stream for one connection with an empty spool, writing integers in
+ * int_form; NULL when no temporary file can be made. The caller holds the
+ * one reference. observe (may be NULL) is called with observe_ctx and each
+ * line's reply, on the job's thread (see gr_batch_run). */
+gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
+                         void (*observe)(void *ctx, const gr_reply *reply), void *observe_ctx);
 
 /* Appends request bytes to the spool; -1 when the file cannot take them. */
 int gr_stream_spool(gr_stream *s, const char *data, size_t n);
 
-/* The response that sends the answers. It takes a reference of its own and
- * one on snap; the caller's reference goes to gr_stream_produce, which must
- * then be run (on the compute pool). NULL when out of memory. */
-struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap);
+/* The response that sends the answers, as gzip (Content-Encoding: gzip,
+ * flushed with every batch of answers sent) when gzip is set. It takes a
+ * reference of its own and one on snap; the caller's reference goes to
+ * gr_stream_produce, which must then be run (on the compute pool). NULL
+ * when out of memory. */
+struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gzip);
 
 /* Pool job: answers every spooled line, then ends the stream and drops the
  * caller's reference. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int statuses[GR_METRIC_STATUSES - 1] = { 200, 204, 400, 404, 405, 413, 422, 500, 503 };
+#include "server/process_stats.h"
 
 /* Upper bounds of the latency buckets in microseconds (+Inf after them). */
 static const uint64_t bucket_us[GR_METRIC_BUCKETS] = { 250, 500, 1000, 2000, 5000, 10000, 25000,
@@ -22,10 +22,17 @@ void gr_metrics_init(gr_metrics *m, const char *const *route_names)
 
 static unsigned status_index(int status)
 {
-    for (unsigned i = 0; i < GR_METRIC_STATUSES - 1; i++)
-        if (statuses[i] == status)
-            return i;
-    return GR_METRIC_STATUSES - 1;
+    if (status < GR_METRIC_STATUS_MIN || status > GR_METRIC_STATUS_MAX)
+        return GR_METRIC_STATUSES - 1;
+    return (unsigned)(status - GR_METRIC_STATUS_MIN);
+}
+
+void gr_metrics_status_label(int status, char out[8])
+{
+    if (status_index(status) == GR_METRIC_STATUSES - 1)
+        snprintf(out, 8, "other");
+    else
+        snprintf(out, 8, "%d", status);
 }
 
 static unsigned game_index(const gr_game *game)
@@ -34,17 +41,30 @@ static unsigned game_index(const gr_game *game)
     return i < GR_METRIC_GAMES ? (unsigned)i : 0;
 }
 
-void gr_metrics_observe(gr_metrics *m, unsigned route, int status, const gr_game *game,
+static unsigned route_index(unsigned route)
+{
+    return route < GR_METRIC_ROUTES ? route : GR_METRIC_ROUTES - 1;
+}
+
+void gr_metrics_observe(gr_metrics *m, unsigned route, int status, const char *error,
                         uint64_t micros)
 {
-    if (route >= GR_METRIC_ROUTES)
-        route = GR_METRIC_ROUTES - 1;
-    atomic_fetch_add(&m->requests[route][status_index(status)][game_index(game)], 1);
+    route = route_index(route);
+    gr_error_code code = gr_error_find(error);
+    if (code < GR_NERROR_CODES)
+        atomic_fetch_add(&m->errors[route][code], 1);
+    else
+        atomic_fetch_add(&m->answers[route][status_index(status)], 1);
     unsigned b = 0;
     while (b < GR_METRIC_BUCKETS && micros > bucket_us[b])
         b++;
     atomic_fetch_add(&m->buckets[route][b], 1);
     atomic_fetch_add(&m->micros[route], micros);
+}
+
+void gr_metrics_query(gr_metrics *m, unsigned route, const gr_game *game, const char *error)
+{
+    atomic_fetch_add(&m->queries[route_index(route)][game_index(game)][gr_error_find(error)], 1);
 }
 
 typedef struct text {
@@ -81,28 +101,49 @@ static void put(text *t, const char *fmt, ...)
     }
 }
 
-static void status_label(char *out, size_t n, unsigned s)
+static const char *code_label(unsigned c)
 {
-    if (s < GR_METRIC_STATUSES - 1)
-        snprintf(out, n, "%d", statuses[s]);
-    else
-        snprintf(out, n, "other");
+    return c < GR_NERROR_CODES ? gr_error_name((gr_error_code)c) : "";
 }
 
 static void put_requests(text *t, gr_metrics *m)
 {
-    put(t, "# HELP grundyd_requests_total Requests answered, by route, status and game.\n"
+    put(t, "# HELP grundyd_requests_total Requests answered, by route, HTTP status and error code "
+           "(empty when the reply is not an error).\n"
            "# TYPE grundyd_requests_total counter\n");
+    for (unsigned r = 0; r < GR_METRIC_ROUTES; r++) {
+        char st[8];
+        for (unsigned s = 0; s < GR_METRIC_STATUSES; s++) {
+            unsigned long v = atomic_load(&m->answers[r][s]);
+            if (!v)
+                continue;
+            gr_metrics_status_label((int)s + GR_METRIC_STATUS_MIN, st);
+            put(t, "grundyd_requests_total{route=\"%s\",status=\"%s\",code=\"\"} %lu\n",
+                m->route_names[r], st, v);
+        }
+        for (unsigned c = 0; c < GR_NERROR_CODES; c++) {
+            unsigned long v = atomic_load(&m->errors[r][c]);
+            if (!v)
+                continue;
+            gr_metrics_status_label(gr_error_status((gr_error_code)c), st);
+            put(t, "grundyd_requests_total{route=\"%s\",status=\"%s\",code=\"%s\"} %lu\n",
+                m->route_names[r], st, code_label(c), v);
+        }
+    }
+}
+
+static void put_queries(text *t, gr_metrics *m)
+{
+    put(t, "# HELP grundyd_queries_total Queries answered (one per analyze or moves request, one "
+           "per query of a batch), by route, game and error code (empty when answered).\n"
+           "# TYPE grundyd_queries_total counter\n");
     for (unsigned r = 0; r < GR_METRIC_ROUTES; r++)
-        for (unsigned s = 0; s < GR_METRIC_STATUSES; s++)
-            for (unsigned g = 0; g < GR_METRIC_GAMES; g++) {
-                unsigned long v = atomic_load(&m->requests[r][s][g]);
-                if (!v)
-                    continue;
-                char st[8];
-                status_label(st, sizeof st, s);
-                put(t, "grundyd_requests_total{route=\"%s\",status=\"%s\",game=\"%s\"} %lu\n",
-                    m->route_names[r], st, g ? gr_games[g - 1]->name : "", v);
+        for (unsigned g = 0; g < GR_METRIC_GAMES; g++)
+            for (unsigned c = 0; c < GR_METRIC_CODES; c++) {
+                unsigned long v = atomic_load(&m->queries[r][g][c]);
+                if (v)
+                    put(t, "grundyd_queries_total{route=\"%s\",game=\"%s\",code=\"%s\"} %lu\n",
+                        m->route_names[r], g ? gr_games[g - 1]->name : "", code_label(c), v);
             }
 }
 
@@ -134,6 +175,82 @@ static void put_one(text *t, const char *name, const char *type, const char *hel
     put(t, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name, v);
 }
 
+/* A label value as the text format writes it: backslash, quote and
+ * newline escaped; at most 64 bytes of it. */
+static void label_value(const char *v, char out[160])
+{
+    size_t j = 0;
+    for (size_t i = 0; v && v[i] && i < 64; i++) {
+        char c = v[i];
+        if (c == '\\' || c == '"' || c == '\n')
+            out[j++] = '\\';
+        out[j++] = c == '\n' ? 'n' : c;
+    }
+    out[j] = '\0';
+}
+
+static void put_build_info(text *t, const char *version)
+{
+    char v[160];
+    label_value(version, v);
+    put(t, "# HELP grundyd_build_info The version of grundyd serving, as its label; always 1.\n"
+           "# TYPE grundyd_build_info gauge\ngrundyd_build_info{version=\"%s\"} 1\n", v);
+}
+
+/* A metric whose value is micros / 10^6 seconds, written exactly. */
+static void put_seconds(text *t, const char *name, const char *type, const char *help, uint64_t micros)
+{
+    char v[32];
+    gr_micros_text(micros, v);
+    put(t, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", name, help, name, type, name, v);
+}
+
+/* The process_* family, under the names every Prometheus client library
+ * uses; a figure the kernel did not give is left out. */
+static void put_process(text *t)
+{
+    gr_process_stats p;
+    gr_process_sample(&p);
+    if (p.has_cpu)
+        put_seconds(t, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
+                    p.cpu_micros);
+    if (p.has_memory) {
+        put_one(t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", p.resident_bytes);
+        put_one(t, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", p.virtual_bytes);
+    }
+    if (p.has_fds)
+        put_one(t, "process_open_fds", "gauge", "Number of open file descriptors.", p.open_fds);
+    if (p.has_max_fds)
+        put_one(t, "process_max_fds", "gauge", "Maximum number of open file descriptors.", p.max_fds);
+    if (p.has_start)
+        put_seconds(t, "process_start_time_seconds", "gauge",
+                    "Start time of the process since unix epoch in seconds.", p.start_micros);
+}
+
+static void put_gauges(text *t, gr_metrics *m, const gr_metric_gauges *g)
+{
+    put_one(t, "grundyd_in_flight_requests", "gauge", "Requests being answered.",
+            (unsigned long long)(g->in_flight > 0 ? g->in_flight : 0));
+    put_one(t, "grundyd_compute_queue_depth", "gauge", "Heavy queries waiting for or running on the compute pool.",
+            g->queue_depth);
+    put_one(t, "grundyd_compute_jobs_total", "counter",
+            "Requests answered on the compute pool: batches, large bodies, and queries past the inline budget.",
+            atomic_load(&m->pool_jobs));
+    put_one(t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503 because the queue was full.",
+            atomic_load(&m->pool_rejected));
+    put_one(t, "grundyd_table_mapped_bytes", "gauge", "Bytes of the table file mapped.", g->table_bytes);
+    put_one(t, "grundyd_table_reloads_total", "counter", "Table files re-mapped on SIGHUP.",
+            atomic_load(&m->reloads_ok));
+    put_one(t, "grundyd_table_reload_failures_total", "counter", "SIGHUP reloads refused (the old tables stay).",
+            atomic_load(&m->reloads_failed));
+    put_one(t, "grundyd_cache_hits_total", "counter", "Computed sequences found in the cache.", g->cache_hits);
+    put_one(t, "grundyd_cache_misses_total", "counter", "Computed sequences not in the cache.", g->cache_misses);
+    put_one(t, "grundyd_cache_bytes", "gauge", "Bytes held by the cache.", g->cache_bytes);
+    put_one(t, "grundyd_cache_entries", "gauge", "Sequences held by the cache.", g->cache_entries);
+    put_one(t, "grundyd_ready", "gauge", "1 when the tables are mapped and the workers are up.",
+            (unsigned long long)g->ready);
+}
+
 char *gr_metrics_render(gr_metrics *m, const gr_metric_gauges *g)
 {
     text t = { .buf = malloc(16384), .cap = 16384 };
@@ -141,27 +258,11 @@ char *gr_metrics_render(gr_metrics *m, const gr_metric_gauges *g)
         return NULL;
     t.buf[0] = '\0';
     put_requests(&t, m);
+    put_queries(&t, m);
     put_latency(&t, m);
-    put_one(&t, "grundyd_in_flight_requests", "gauge", "Requests being answered.",
-            (unsigned long long)(g->in_flight > 0 ? g->in_flight : 0));
-    put_one(&t, "grundyd_compute_queue_depth", "gauge", "Heavy queries waiting for or running on the compute pool.",
-            g->queue_depth);
-    put_one(&t, "grundyd_compute_jobs_total", "counter",
-            "Requests answered on the compute pool: batches, large bodies, and queries past the inline budget.",
-            atomic_load(&m->pool_jobs));
-    put_one(&t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503 because the queue was full.",
-            atomic_load(&m->pool_rejected));
-    put_one(&t, "grundyd_table_bytes_mapped", "gauge", "Bytes of the table file mapped.", g->table_bytes);
-    put_one(&t, "grundyd_table_reloads_total", "counter", "Table files re-mapped on SIGHUP.",
-            atomic_load(&m->reloads_ok));
-    put_one(&t, "grundyd_table_reload_failures_total", "counter", "SIGHUP reloads refused (the old tables stay).",
-            atomic_load(&m->reloads_failed));
-    put_one(&t, "grundyd_cache_hits_total", "counter", "Computed sequences found in the cache.", g->cache_hits);
-    put_one(&t, "grundyd_cache_misses_total", "counter", "Computed sequences not in the cache.", g->cache_misses);
-    put_one(&t, "grundyd_cache_bytes", "gauge", "Bytes held by the cache.", g->cache_bytes);
-    put_one(&t, "grundyd_cache_entries", "gauge", "Sequences held by the cache.", g->cache_entries);
-    put_one(&t, "grundyd_ready", "gauge", "1 when the tables are mapped and the workers are up.",
-            (unsigned long long)g->ready);
+    put_gauges(&t, m, g);
+    put_build_info(&t, g->version);
+    put_process(&t);
     if (t.failed) {
         free(t.buf);
         return NULL;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/json_ints.h"
+
 /* The Access-Control-Allow-Origin value for this request's Origin, or NULL. */
 static const char *allowed_origin(const server_state *st, struct MHD_Connection *conn)
 {
@@ -30,13 +32,43 @@ static const char *allowed_origin(const server_state *st, struct MHD_Connection 
     return NULL;
 }
 
+/* Whether the route's answers depend on Accept-Encoding (a gzip form). */
+static bool route_negotiates(route_id r)
+{
+    return r == ROUTE_GAMES || r == ROUTE_OPENAPI || r == ROUTE_PLAYGROUND || r == ROUTE_BATCH;
+}
+
+/* Vary names what chose this response besides the URL: the Origin, when
+ * only some origins are allowed; Accept-Encoding on the routes that
+ * negotiate a content coding; Accept on the cacheable JSON documents, whose
+ * integers Accept's integers= parameter may turn into strings. */
+static void add_vary(struct MHD_Response *resp, const request *rq)
+{
+    const char *list = rq->st->cfg->cors_origins;
+    bool origin = list && *list && strcmp(list, "*") != 0;
+    bool encoding = route_negotiates(rq->route);
+    bool accept = rq->route == ROUTE_GAMES || rq->route == ROUTE_TABLES;
+    char vary[48] = "";
+    if (origin)
+        strcat(vary, ", Origin");
+    if (encoding)
+        strcat(vary, ", Accept-Encoding");
+    if (accept)
+        strcat(vary, ", Accept");
+    if (vary[0])
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, vary + 2);
+}
+
 static void add_common_headers(struct MHD_Response *resp, request *rq, const char *allow)
 {
     const char *origin = allowed_origin(rq->st, rq->conn);
     if (origin) {
         MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
-        MHD_add_response_header(resp, "Vary", "Origin");
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id, ETag");
     }
+    add_vary(resp, rq);
+    if (rq->request_id[0])
+        MHD_add_response_header(resp, "X-Request-Id", rq->request_id);
     if (allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     if (atomic_load(&rq->st->draining))
@@ -60,36 +92,106 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
     return ok;
 }
 
-enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
+static const char oom_body[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+
+/* A copy of the len bytes of text with every integer a decimal string; its
+ * length in *len. NULL when memory runs out. */
+static char *quote_ints(const char *text, size_t *len)
 {
-    static const char fallback[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-    struct MHD_Response *resp;
-    if (r->body) {
-        resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
-        rq->bytes = r->len;
-    } else {
-        r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback,
-                                               MHD_RESPMEM_PERSISTENT);
-    }
-    if (!resp)
-        free(r->body);
-    r->body = NULL;
-    return reply_queue(rq, r->status, resp, "application/json", allow);
+    size_t n = gr_json_ints_quoted_len(text, *len);
+    char *quoted = malloc(n ? n : 1);
+    if (quoted)
+        gr_json_ints_quote(text, *len, quoted);
+    *len = n;
+    return quoted;
 }
 
-enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message)
+bool reply_put_ints(request *rq, gr_reply *r)
+{
+    if (rq->int_form != GR_INTS_STRING || rq->ints_quoted || !r->body)
+        return true;
+    size_t len = r->len;
+    char *quoted = quote_ints(r->body, &len);
+    if (!quoted)
+        return false;
+    free(r->body);
+    r->body = quoted;
+    r->len = len;
+    rq->ints_quoted = true;
+    return true;
+}
+
+/* Every JSON answer goes out here. With integers=string it sends a copy in
+ * which every integer is a decimal string (json_ints.h); otherwise the text
+ * as it is, at no cost. mode says who owns text: MUST_FREE passes it to the
+ * response (freed here if that fails), PERSISTENT leaves it to the caller. A
+ * gzipped text was put in the asked form before it was compressed
+ * (reply_put_ints), which rq->ints_quoted records. */
+static enum MHD_Result send_json(request *rq, int status, char *text, size_t len,
+                                 enum MHD_ResponseMemoryMode mode, const char *allow, bool gzipped)
+{
+    if (text && rq->int_form == GR_INTS_STRING && !rq->ints_quoted) {
+        char *quoted = quote_ints(text, &len);
+        if (mode == MHD_RESPMEM_MUST_FREE)
+            free(text);
+        text = quoted;
+        mode = MHD_RESPMEM_MUST_FREE;
+    }
+    if (!text) {
+        status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        rq->error = gr_error_name(GR_E_OVERLOADED);
+        text = (char *)oom_body;
+        len = sizeof oom_body - 1;
+        mode = MHD_RESPMEM_PERSISTENT;
+        gzipped = false;
+    }
+    rq->bytes = len;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, text, mode);
+    if (!resp && mode == MHD_RESPMEM_MUST_FREE)
+        free(text);
+    else if (resp && gzipped)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    return reply_queue(rq, status, resp, "application/json", allow);
+}
+
+enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow)
+{
+    return reply_send_coded(rq, r, allow, false);
+}
+
+enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped)
+{
+    rq->error = r->error;
+    char *body = r->body;
+    r->body = NULL;
+    return send_json(rq, r->status, body, r->len, MHD_RESPMEM_MUST_FREE, allow, gzipped);
+}
+
+static enum MHD_Result send_error(request *rq, gr_error_code code, const char *field, const char *allow,
+                                  const char *message)
 {
     gr_api_error e;
-    gr_fail(&e, code, "", "%s", message);
+    gr_fail(&e, code, field, "%s", message);
     gr_reply r;
     gr_api_error_reply(&e, &r);
     return reply_send(rq, &r, allow);
 }
 
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message)
+{
+    return send_error(rq, code, field, NULL, message);
+}
+
+enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message)
+{
+    return send_error(rq, code, "", allow, message);
+}
+
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type)
 {
+    if (strcmp(type, "application/json") == 0)
+        return send_json(rq, status, (char *)text, len, MHD_RESPMEM_PERSISTENT, NULL, false);
     rq->bytes = len;
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_PERSISTENT);
     return reply_queue(rq, status, resp, type, NULL);
@@ -97,7 +199,7 @@ enum MHD_Result reply_static(request *rq, int status, const char *text, size_t l
 
 enum MHD_Result reply_copy(request *rq, int status, const char *text, const char *type)
 {
-    gr_reply r = { status, strdup(text), strlen(text), NULL };
+    gr_reply r = { status, strdup(text), strlen(text), NULL, NULL };
     if (strcmp(type, "application/json") == 0)
         return reply_send(rq, &r, NULL);
     if (!r.body)
@@ -122,7 +224,8 @@ enum MHD_Result reply_preflight(request *rq, const char *allow)
         return MHD_NO;
     if (allowed_origin(rq->st, rq->conn)) {
         MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                "Content-Type, Accept, Accept-Encoding, X-Request-Id, If-None-Match");
         MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
     }
     return reply_queue(rq, MHD_HTTP_NO_CONTENT, resp, NULL, allow);
@@ -149,7 +252,16 @@ bool reply_keep(request *rq, const gr_reply *r)
  * only one to reuse it, starts after this response has been sent. */
 enum MHD_Result reply_send_kept(request *rq, int status, size_t len)
 {
-    rq->bytes = len;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, rq->out, MHD_RESPMEM_PERSISTENT);
-    return reply_queue(rq, status, resp, "application/json", NULL);
+    return send_json(rq, status, rq->out, len, MHD_RESPMEM_PERSISTENT, NULL, false);
+}
+
+enum MHD_Result reply_entity(request *rq, const gr_entity *e, const char *type,
+                             void (*extra_headers)(struct MHD_Response *))
+{
+    const char *inm = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    int status = MHD_HTTP_OK;
+    struct MHD_Response *resp = gr_entity_response(e, &rq->codings, inm, &status, &rq->bytes);
+    if (resp && extra_headers)
+        extra_headers(resp);
+    return reply_queue(rq, status, resp, type, NULL);
 }

@@ -1,6 +1,9 @@
-/* Sending a request's reply: every response gets the CORS headers its Origin
- * allows, Retry-After on 503 and Connection: close while the server drains,
- * and records its status in rq->status (for metrics and the access log). */
+/* Sending a request's reply: every response gets its X-Request-Id, the CORS
+ * headers its Origin allows, Vary, Retry-After on 503 and Connection: close
+ * while the server drains, and records its status in rq->status (for
+ * metrics and the access log). Every JSON answer is written with the
+ * integers the request asked for (rq->int_form): as numbers, or each as a
+ * decimal string. */
 #ifndef GRUNDY_SERVER_REPLY_H
 #define GRUNDY_SERVER_REPLY_H
 
@@ -18,11 +21,21 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
                             const char *allow);
 
 /* Sends r's JSON, taking its body; a NULL body (out of memory) is sent as
- * a fixed 503 overloaded error. */
+ * a fixed 503 overloaded error. Records r's error code in rq->error. */
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
+
+/* reply_send for a body that is gzip when gzipped (Content-Encoding). */
+enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped);
+
+/* Rewrites r's body in the integer form the request asked for, before
+ * anything (gzip) makes it opaque; false when memory runs out. */
+bool reply_put_ints(request *rq, gr_reply *r);
 
 /* Sends the error code with message as its JSON error body. */
 enum MHD_Result reply_error(request *rq, gr_error_code code, const char *allow, const char *message);
+
+/* The same with `field` as the error's field (a query parameter's name). */
+enum MHD_Result reply_field_error(request *rq, gr_error_code code, const char *field, const char *message);
 
 /* Sends text, which must outlive the response (a constant or the server's). */
 enum MHD_Result reply_static(request *rq, int status, const char *text, size_t len, const char *type);
@@ -36,6 +49,12 @@ enum MHD_Result reply_busy(request *rq);
 /* 204 to a CORS preflight; allow lists the path's methods, sent as Allow
  * and, when the Origin is allowed, as Access-Control-Allow-Methods. */
 enum MHD_Result reply_preflight(request *rq, const char *allow);
+
+/* Sends the fixed body e as type, in the coding Accept-Encoding prefers,
+ * or 304 when If-None-Match names it (gr_entity_response);
+ * extra_headers (NULL: none) adds the route's own headers. */
+enum MHD_Result reply_entity(request *rq, const gr_entity *e, const char *type,
+                             void (*extra_headers)(struct MHD_Response *));
 
 /* Copies r's body into the connection's own buffer (rq->out), so that the
  * inline answer's arena can be freed at once; false when memory runs out. */

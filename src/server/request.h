@@ -13,9 +13,13 @@
 
 #include "api/analyze.h"
 #include "api/games.h"
+#include "server/encoding.h"
+#include "server/entity.h"
+#include "api/json_ints.h"
 #include "server/http_stream.h"
 #include "server/metrics.h"
 #include "server/pool.h"
+#include "server/request_id.h"
 #include "server/routes.h"
 #include "server/server.h"
 #include "server/snapshot.h"
@@ -36,6 +40,10 @@ typedef struct server_state {
     gr_pool *pool;
     gr_metrics metrics;
     char *games_json;              /* GET /v1/games, rendered once */
+    gr_entity games, openapi;      /* GET /v1/games and /openapi.yaml with their gzip forms */
+    char *games_strings_json;      /* the catalogue with integers as strings */
+    gr_entity games_strings;       /* GET /v1/games?integers=string */
+    gr_entity assets[GR_ASSET_COUNT]; /* the playground's files, in gr_static_index order */
     atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
     atomic_bool ready;
@@ -48,7 +56,13 @@ typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
 /* A reply decided from the request line alone, sent once the body (if any)
  * has been read: answering earlier makes libmicrohttpd close the connection,
  * and a browser would then pay a new one for every preflight. */
-typedef enum early_reply { EARLY_NONE, EARLY_NOT_FOUND, EARLY_WRONG_METHOD, EARLY_PREFLIGHT } early_reply;
+typedef enum early_reply {
+    EARLY_NONE,
+    EARLY_NOT_FOUND,
+    EARLY_WRONG_METHOD,
+    EARLY_PREFLIGHT,
+    EARLY_BAD_INTEGERS /* ?integers= or Accept's integers= is neither string nor number */
+} early_reply;
 
 /* Per-request state. One lives as long as its connection (made when the
  * connection opens) and is reset for each request on it, keeping its body
@@ -62,6 +76,12 @@ typedef struct request {
     const gr_asset *asset; /* the playground file asked for, on its route */
     char page_limit[24], page_cursor[48]; /* ?limit= and ?cursor= of /v1/moves, "" when absent */
     early_reply early;
+    char request_id[GR_REQUEST_ID_MAX + 1]; /* X-Request-Id: the client's when sane, else made */
+    gr_codings codings;  /* what Accept-Encoding allows */
+    bool gzipped;        /* rq->reply.body is gzip (a JSON batch answer) */
+    gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
+    bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
+    char early_message[192]; /* EARLY_BAD_INTEGERS: what was refused and what to send */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
@@ -75,6 +95,7 @@ typedef struct request {
     gr_reply reply;    /* from the compute pool */
     gr_snapshot *snap; /* held while the request is answered */
     const gr_game *game;
+    const char *error; /* the error code of the reply sent (gr_error_name's), NULL for none */
     int status;
     uint64_t bytes;
     struct timespec start;

@@ -36,6 +36,9 @@ void gr_server_config_default(gr_server_config *c);
  * (with a message on stderr). */
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv);
 
+/* The version `--version` prints and grundyd_build_info reports. */
+const char *gr_server_version(void);
+
 /* Maps the table file (refusing to start, with a logged reason, when it is
  * missing or bad) and serves. SIGHUP re-maps the file (a bad one is refused
  * and logged; the old tables stay). SIGTERM or SIGINT stops accepting,

@@ -6,6 +6,11 @@
 #define GRUNDY_SERVER_STATIC_H
 
 #include <microhttpd.h>
+#include <stddef.h>
+
+#include "server/entity.h"
+
+#define GR_ASSET_COUNT 4
 
 typedef struct gr_asset {
     const char *path;           /* the request path: "/", "/static/app.js", ... */
@@ -17,13 +22,17 @@ typedef struct gr_asset {
 /* The asset served at PATH (exact match, no query string), or NULL. */
 const gr_asset *gr_static_find(const char *path);
 
-/* The response for asset A: 200 with the body, or 304 without one when
- * IF_NONE_MATCH (the request header, or NULL) names its entity tag. Either
- * carries ETag, Cache-Control (no-cache: revalidate every time, cheap with
- * the tag), X-Content-Type-Options: nosniff, Referrer-Policy and a
+/* A's place among the assets, below GR_ASSET_COUNT. */
+size_t gr_static_index(const gr_asset *a);
+
+/* Makes each asset's entity (its bytes, gzip form and tags) into out, in
+ * gr_static_index order; -1 when out of memory (none is left made). */
+int gr_static_entities(gr_entity out[GR_ASSET_COUNT]);
+
+/* Adds what every playground file carries besides its entity headers:
+ * X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer and a
  * Content-Security-Policy that allows scripts, styles, images and fetches
- * from the page's own origin only (no inline script or style). The status is
- * stored in *STATUS. NULL when out of memory. */
-struct MHD_Response *gr_static_response(const gr_asset *a, const char *if_none_match, int *status);
+ * from the page's own origin only (no inline script or style). */
+void gr_static_headers(struct MHD_Response *resp);
 
 #endif

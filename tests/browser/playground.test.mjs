@@ -137,6 +137,9 @@ test("a 10^18 position keeps every digit", async () => {
     same(exact(s.next), api.next, "next");
     same(s.components.map((r) => r[1]), [a, b], "pile sizes");
     assert((await page.textContent("#answer-request")).includes(a), "the request does not carry the exact digits");
+    const raw = await page.textContent("#answer-raw");
+    assert(raw.includes(`"size":"${a}"`) && raw.includes(`"grundy":"${s.grundy}"`),
+        `the page did not ask for string integers (Accept: application/json; integers=string): ${raw.slice(0, 200)}`);
 });
 
 test("bad piles (\"abc\", -1) are shown as errors naming the field", async () => {

@@ -137,7 +137,7 @@ def t_metrics(port):
     c.request("GET", "/")
     text = c.request("GET", "/metrics").raw.decode()
     c.close()
-    if not re.search(r'grundyd_requests_total\{route="/",status="200",game=""\} [1-9]', text):
+    if not re.search(r'grundyd_requests_total\{route="/",status="200",code=""\} [1-9]', text):
         return ["GET / is not counted under route=\"/\" in /metrics"]
     return []
 

@@ -764,7 +764,7 @@ def t_metrics(port):
         p.append("GET /metrics Content-Type %r" % r0.header("Content-Type"))
     want_types = {"grundyd_requests_total": "counter", "grundyd_request_duration_seconds": "histogram",
                   "grundyd_in_flight_requests": "gauge", "grundyd_compute_queue_depth": "gauge",
-                  "grundyd_compute_rejected_total": "counter", "grundyd_table_bytes_mapped": "gauge",
+                  "grundyd_compute_rejected_total": "counter", "grundyd_table_mapped_bytes": "gauge",
                   "grundyd_table_reloads_total": "counter", "grundyd_table_reload_failures_total": "counter",
                   "grundyd_cache_hits_total": "counter", "grundyd_cache_misses_total": "counter"}
     for name, t in want_types.items():
@@ -774,44 +774,53 @@ def t_metrics(port):
             p.append("no sample of %s" % name)
     # known requests, then the counters must rise by exactly these
     c = Client(port)
-    expect = {}
+    expect, expect_q = {}, {}
 
-    def sent(route, status, game=""):
-        k = (("game", game), ("route", route), ("status", str(status)))
+    def sent(route, r, game=None):
+        code = err_code(r) if r.status >= 400 else ""
+        k = (("code", code or ""), ("route", route), ("status", str(r.status)))
         expect[k] = expect.get(k, 0) + 1
+        if game is not None:
+            kq = (("code", code or ""), ("game", game), ("route", route))
+            expect_q[kq] = expect_q.get(kq, 0) + 1
 
     for i in range(5):
         r = c.post({"game": "nim", "piles": [i, 3]})
-        sent("/v1/analyze", r.status, "nim")
+        sent("/v1/analyze", r, "nim")
     for i in range(3):
         r = c.post({"game": "wythoff", "piles": [i, i + 1]})
-        sent("/v1/analyze", r.status, "wythoff")
+        sent("/v1/analyze", r, "wythoff")
     for i in range(2):
         r = c.post({"game": "nim", "piles": "x"})
-        sent("/v1/analyze", r.status, "nim")
+        sent("/v1/analyze", r, "nim")
     r = c.post(b"{not json")
-    sent("/v1/analyze", r.status, "")
+    sent("/v1/analyze", r, "")
     for _ in range(2):
         r = c.request("GET", "/healthz")
-        sent("/healthz", r.status)
+        sent("/healthz", r)
     r = raw_request(port, "HEAD", "/healthz", head_only=True)
-    sent("/healthz", r.status)
+    sent("/healthz", r)
     r = c.request("POST", "/healthz", {"x": 1})
-    sent("/healthz", r.status)
+    sent("/healthz", r)
     r = c.request("GET", "/nope")
-    sent("other", r.status)
-    r = c.request("POST", "/v1/batch", {"queries": [{"game": "nim", "piles": [1]}]})
-    sent("/v1/batch", r.status)
+    sent("other", r)
+    r = c.request("POST", "/v1/batch", {"queries": [{"game": "nim", "piles": [1]}, {"game": "divisor", "n": 0}]})
+    sent("/v1/batch", r)
+    if r.status == 200:  # each query of a batch is counted under its game
+        for q, res in zip(("nim", "divisor"), r.json["results"]):
+            kq = (("code", (res.get("error") or {}).get("code", "")), ("game", q), ("route", "/v1/batch"))
+            expect_q[kq] = expect_q.get(kq, 0) + 1
     r = c.request("OPTIONS", "/v1/analyze", headers={"Origin": "http://a.example"})
-    sent("/v1/analyze", r.status)
+    sent("/v1/analyze", r)
     r = c.request("GET", "/v1/tables")
-    sent("/v1/tables", r.status)
+    sent("/v1/tables", r)
     tables_bytes = (r.json or {}).get("bytes")
     c.close()
     statuses = sorted(set(k[2][1] for k in expect))
     if statuses != ["200", "204", "400", "404", "405", "422"]:
         p.append("the requests sent came back with statuses %r" % statuses)
     bmap = counter_map(before, "grundyd_requests_total")
+    bq = counter_map(before, "grundyd_queries_total")
     n_analyze = sum(v for k, v in expect.items() if dict(k)["route"] == "/v1/analyze")
     b_cnt = value_of(before, "grundyd_request_duration_seconds_count", route="/v1/analyze") or 0
     # a request is counted when it completes, which may be just after its reply reached us:
@@ -827,13 +836,21 @@ def t_metrics(port):
             dv = amap.get(k, 0) - bmap.get(k, 0)
             if dv != expect.get(k, 0):
                 diff[k] = (dv, expect.get(k, 0))
+        aq = counter_map(after, "grundyd_queries_total")
+        for k in set(aq) | set(bq):
+            dv = aq.get(k, 0) - bq.get(k, 0)
+            if dv != expect_q.get(k, 0):
+                diff[("queries",) + k] = (dv, expect_q.get(k, 0))
         a_cnt = value_of(after, "grundyd_request_duration_seconds_count", route="/v1/analyze") or 0
         if (not diff and a_cnt - b_cnt == n_analyze) or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    for k, (got, want) in sorted(diff.items()):
-        p.append("grundyd_requests_total%s rose by %d, want %d" % (dict(k), got, want))
-    mk = (("game", ""), ("route", "/metrics"), ("status", "200"))
+    for k, (got, want) in sorted(diff.items(), key=repr):
+        if k[0] == "queries":
+            p.append("grundyd_queries_total%s rose by %d, want %d" % (dict(k[1:]), got, want))
+        else:
+            p.append("grundyd_requests_total%s rose by %d, want %d" % (dict(k), got, want))
+    mk = (("code", ""), ("route", "/metrics"), ("status", "200"))
     if amap.get(mk, 0) - bmap.get(mk, 0) < 1:
         p.append("the /metrics scrape itself is not counted")
     # histogram: cumulative buckets ending with +Inf == _count; count rises with the requests
@@ -866,15 +883,15 @@ def t_metrics(port):
                 p.append("route %s: histogram _count %r != sum of grundyd_requests_total %r" % (route, cnt, req))
     if a_cnt - b_cnt != n_analyze:
         p.append("/v1/analyze histogram count rose by %d, want %d" % (a_cnt - b_cnt, n_analyze))
-    for g in ("grundyd_in_flight_requests", "grundyd_compute_queue_depth", "grundyd_table_bytes_mapped",
+    for g in ("grundyd_in_flight_requests", "grundyd_compute_queue_depth", "grundyd_table_mapped_bytes",
               "grundyd_compute_rejected_total", "grundyd_table_reloads_total",
               "grundyd_table_reload_failures_total", "grundyd_cache_hits_total", "grundyd_cache_misses_total"):
         v = value_of(after, g)
         if v is None or v < 0:
             p.append("%s = %r" % (g, v))
-    if value_of(after, "grundyd_table_bytes_mapped") != tables_bytes:
-        p.append("grundyd_table_bytes_mapped %r, /v1/tables says %r bytes"
-                 % (value_of(after, "grundyd_table_bytes_mapped"), tables_bytes))
+    if value_of(after, "grundyd_table_mapped_bytes") != tables_bytes:
+        p.append("grundyd_table_mapped_bytes %r, /v1/tables says %r bytes"
+                 % (value_of(after, "grundyd_table_mapped_bytes"), tables_bytes))
     TAP.diag("metrics: %d samples, %d families; %d requests checked exactly"
              % (len(after), len(types), sum(expect.values())))
     return p
@@ -1053,9 +1070,9 @@ def t_pool_isolation(binary, tables):
         rej = (value_of(after, "grundyd_compute_rejected_total") or 0) - (value_of(before, "grundyd_compute_rejected_total") or 0)
         if rej != n503:
             p.append("grundyd_compute_rejected_total rose by %r, %d 503s were sent" % (rej, n503))
-        c503 = (value_of(after, "grundyd_requests_total", route="/v1/analyze", status="503", game="strange_nim") or 0)
+        c503 = (value_of(after, "grundyd_queries_total", route="/v1/analyze", game="strange_nim", code="overloaded") or 0)
         if c503 != n503:
-            p.append("grundyd_requests_total{route=/v1/analyze,status=503,game=strange_nim} = %r, want %d" % (c503, n503))
+            p.append("grundyd_queries_total{route=/v1/analyze,game=strange_nim,code=overloaded} = %r, want %d" % (c503, n503))
         # after the burst: idle pool, queries answered
         r = raw_request(port, "POST", "/v1/analyze", octal_misere(40), timeout=30)
         if r.status != 200:
@@ -1256,8 +1273,8 @@ def t_sighup(binary, grundy, tables, tmp):
         if value_of(s, "grundyd_table_reloads_total") != 1 or value_of(s, "grundyd_table_reload_failures_total") != n - 1:
             p.append("reload counters: ok %r, failed %r; want 1 and %d" % (
                 value_of(s, "grundyd_table_reloads_total"), value_of(s, "grundyd_table_reload_failures_total"), n - 1))
-        if value_of(s, "grundyd_table_bytes_mapped") != t_b.get("bytes"):
-            p.append("grundyd_table_bytes_mapped %r, want %r" % (value_of(s, "grundyd_table_bytes_mapped"), t_b.get("bytes")))
+        if value_of(s, "grundyd_table_mapped_bytes") != t_b.get("bytes"):
+            p.append("grundyd_table_mapped_bytes %r, want %r" % (value_of(s, "grundyd_table_mapped_bytes"), t_b.get("bytes")))
         c.close()
         if d.proc.poll() is not None:
             p.append("the daemon exited: %r" % d.proc.returncode)
