@@ -303,8 +303,13 @@ def t_streamed_out(grundy):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         proc.stdin.write(b'{"game":"nim","piles":[1]}\n')
         proc.stdin.close()
-        ready, _, _ = select.select([proc.stdout], [], [], 5)
-        first = os.read(proc.stdout.fileno(), 100) if ready else b""
+        first, deadline = b"", time.monotonic() + 5
+        while b"\n" not in first and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+            piece = os.read(proc.stdout.fileno(), 100) if ready else b""
+            first += piece
+            if ready and not piece:
+                break
         release.set()
         proc.stdin = None  # closed above; communicate() must not flush it
         rest, err = proc.communicate(timeout=10)
