@@ -323,6 +323,13 @@ def t_build_quiet_unless_tty(grundy, builder, tmp):
     if rc != 0 or out:
         p.append("--quiet on a terminal: exit %r, wrote %r" % (rc, out[-300:]))
     if builder:
+        # ninja runs the default table build in its console pool, so that a
+        # first `ninja` (scripts/run.sh) on a terminal shows the progress
+        ninja_file = os.path.join(os.path.dirname(os.path.abspath(builder)), "build.ninja")
+        with open(ninja_file, encoding="utf-8") as f:
+            edge = f.read().split("\nbuild grundy.tables:", 1)[-1].split("\n\n", 1)[0]
+        if "\n pool = console\n" not in edge + "\n":
+            p.append("build.ninja does not run grundy.tables in the console pool: %r" % edge[:300])
         # the default table build, as meson runs it on a first build
         rc, seen, _ = run_pty([builder, os.path.join(tmp, "default.tables"), "300000", "256"], timeout=90)
         if rc != 0 or len(list(STATUS.finditer(seen.decode("utf-8", "replace")))) < 2:
