@@ -137,7 +137,23 @@ static void stop(server_state *st, struct MHD_Daemon *d, int sig)
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    /* The requests' lines first, so that event=stopped is the last line. */
+    gr_log_flush();
     gr_log("info", "event=stopped abandoned=%ld", left);
+}
+
+/* The ready line: the address, and each size with where it came from. */
+static void log_ready(const gr_server_config *c, unsigned port, const char *tables)
+{
+    char memory[24] = "unlimited";
+    if (c->box.memory_max)
+        snprintf(memory, sizeof memory, "%llu", (unsigned long long)c->box.memory_max);
+    gr_log("info", "event=ready addr=%s:%u cpus=%u cpus_from=\"%s\" threads=%u threads_from=\"%s\" "
+           "compute_threads=%u compute_threads_from=\"%s\" memory_max=%s cache_bytes=%llu "
+           "cache_bytes_from=\"%s\" queue=%u max_body=%llu conn_limit=%u tables=%s",
+           c->host, port, c->box.cpus, c->box.cpus_from, c->threads, c->threads_from, c->compute_threads,
+           c->compute_threads_from, memory, (unsigned long long)c->cache_bytes, c->cache_bytes_from, c->queue,
+           (unsigned long long)c->max_body, c->conn_limit, tables);
 }
 
 /* Serves until a stop signal, reloading on SIGHUP, then drains. */
@@ -153,12 +169,12 @@ static int serve(server_state *st)
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = info ? info->port : c->port;
     atomic_store(&st->ready, true);
-    gr_log("info", "event=ready addr=%s:%u threads=%u compute_threads=%u queue=%u max_body=%llu "
-           "conn_limit=%u tables=%s", c->host, port, c->threads, c->compute_threads, c->queue,
-           (unsigned long long)c->max_body, c->conn_limit, st->tables_path);
+    log_ready(c, port, st->tables_path);
     int sig;
-    while ((sig = wait_for_signal()) == SIGHUP)
+    while ((sig = wait_for_signal()) == SIGHUP) {
         reload(st);
+        gr_log_flush();
+    }
     stop(st, d, sig);
     return 0;
 }
@@ -224,6 +240,7 @@ int gr_server_run(gr_server_config *c)
     atomic_init(&st.draining, false);
     atomic_init(&st.ready, false);
     gr_metrics_init(&st.metrics, http_route_names);
+    gr_log_start();
     int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
     if (rc != 0 && st.pool)
         gr_pool_stop(st.pool);
@@ -231,5 +248,6 @@ int gr_server_run(gr_server_config *c)
     pthread_mutex_destroy(&st.snaps.mu);
     free_entities(&st);
     free(st.games_json);
+    gr_log_stop();
     return rc;
 }
