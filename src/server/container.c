@@ -91,7 +91,7 @@ static void read_limits(const char *root, gr_container *c)
         uint64_t quota, period, mem;
         unsigned cpus;
         if (read_line(dir, "cpu.max", text, sizeof text) == 0 &&
-            (cpus = cpu_max_cpus(text, &quota, &period)) != 0 && cpus < c->cpus) {
+            (cpus = cpu_max_cpus(text, &quota, &period)) != 0 && cpus <= c->cpus) {
             c->cpus = cpus;
             snprintf(c->cpus_from, sizeof c->cpus_from, "cgroup cpu.max %" PRIu64 "/%" PRIu64, quota, period);
         }

@@ -64,12 +64,14 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
                             MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+                            /* One thread is the internal thread alone: libmicrohttpd warns
+                             * about a pool of 1, so the list ends before it. */
+                            c->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (unsigned)c->threads,
                             MHD_OPTION_END);
 }
 
