@@ -12,15 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* SLOT_BYTES: each thread's buffer; its half is the batch that wakes the
- * writer at once. BATCH_MS: how long a lone line may wait for company.
- * Writes are whole lines of at most PIPE_BUF bytes, started only once poll
- * says stderr takes them, so the writer never sleeps inside write() on a
- * pipe and notices a stop. */
-enum { SLOT_BYTES = 32768, BATCH_MS = 4, POLL_MS = 100, STOP_GRACE_MS = 1000, FLUSH_WAIT_MS = 2000 };
+/* SLOT_BYTES: each thread's buffer, room for the writer to be late by tens
+ * of milliseconds at 100,000 lines/s (only the pages used are resident).
+ * BATCH_BYTES: a thread's batch that wakes the writer at once. BATCH_MS:
+ * how long a lone line may wait for company. Writes to a pipe, socket or
+ * terminal are whole lines of at most PIPE_BUF bytes, started only once poll
+ * says stderr takes them, so the writer never sleeps inside write() and
+ * notices a stop; a regular file takes the whole batch at once. */
+enum {
+    SLOT_BYTES = 256 * 1024,
+    BATCH_BYTES = 16 * 1024,
+    BATCH_MS = 4,
+    POLL_MS = 100,
+    STOP_GRACE_MS = 1000,
+    FLUSH_WAIT_MS = 2000
+};
 
 /* A thread's buffer. The lock is held only to copy a line in or to swap the
  * buffer out, never while writing, so a producer waits at most for a swap. */
@@ -46,6 +56,8 @@ static struct {
 /* The writer's own: set once a stop's write gave up, so that the other
  * slots' lines are counted as dropped at once rather than each waiting. */
 static bool gave_up;
+/* The writer's own: stderr is a regular file, whose writes never wait. */
+static bool to_file;
 
 static _Thread_local slot *my_slot;
 static _Thread_local time_t stamp_sec = -1;
@@ -90,10 +102,10 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Whole lines, at most PIPE_BUF bytes, from p[0..n). */
+/* Whole lines, at most PIPE_BUF bytes unless stderr is a file, from p[0..n). */
 static size_t chunk_of(const char *p, size_t n)
 {
-    if (n <= PIPE_BUF)
+    if (n <= PIPE_BUF || to_file)
         return n;
     const char *nl = memrchr(p, '\n', PIPE_BUF);
     return nl ? (size_t)(nl - p) + 1 : PIPE_BUF;
@@ -241,7 +253,7 @@ void gr_log_line(const char *line, size_t n)
     if (!fits) {
         atomic_fetch_add(&W.dropped, 1);
         wake(&W.urgent);
-    } else if (before < SLOT_BYTES / 2 && before + n >= SLOT_BYTES / 2) {
+    } else if (before < BATCH_BYTES && before + n >= BATCH_BYTES) {
         wake(&W.urgent);
     } else if (before == 0) {
         wake(&W.pending);
@@ -283,6 +295,8 @@ int gr_log_start(void)
     if (!W.spare && !(W.spare = malloc(SLOT_BYTES)))
         return -1;
     fflush(stderr);
+    struct stat sb;
+    to_file = fstat(STDERR_FILENO, &sb) == 0 && S_ISREG(sb.st_mode);
     if (pthread_create(&W.thread, NULL, writer, NULL) != 0)
         return -1;
     atomic_store(&W.running, true);
