@@ -33,8 +33,9 @@ typedef struct gr_server_config {
 
 /* Defaults: 127.0.0.1:8080, one HTTP thread and one compute thread per
  * CPU the process may use (its affinity mask and cgroup cpu.max quota), a
- * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies, 1024 connections, 30 s idle timeout, 10 s drain,
- * a queue of 64 heavy queries, access log on, no CORS. */
+ * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies,
+ * 1024 connections, 30 s idle timeout, 10 s drain, a queue of 64 heavy
+ * queries, access log on, no CORS. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).
