@@ -21,9 +21,11 @@ ninja -C "$build" >/dev/null
 echo "# machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo; echo "### 1. HTTP"; bash bench/http.sh "$build"
+echo; echo "### 1b. the defaults (scripts/run.sh) against the bare stack"; bash bench/defaults.sh "$build" || true
 echo; echo "### 2. allocations"; bash bench/allocs.sh "$build"
 echo; echo "### 3. engine"; bash bench/engine.sh
 echo; echo "### 4. tables and startup"; bash bench/tables.sh "$build"
+echo; echo "### 4b. startup, median of 10"; bash bench/startup.sh "$build" || true
 echo; echo "### 5. the default table file from scratch"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

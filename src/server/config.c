@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "grundy_version.h"
+#include "server/access_log.h"
 #include "server/server.h"
 
 /* The version from grundy_version.h (meson's vcs_tag), for --version and
@@ -19,26 +20,34 @@ const char *gr_server_version(void)
 
 void gr_server_config_default(gr_server_config *c)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     memset(c, 0, sizeof *c);
+    gr_container_probe(&c->box);
     c->host = "127.0.0.1";
     c->port = 8080;
-    c->threads = cpus > 0 ? (unsigned)cpus : 1;
-    c->compute_threads = c->threads;
+    c->threads = c->box.cpus;
+    c->compute_threads = c->box.cpus;
+    snprintf(c->threads_from, sizeof c->threads_from, "%s", c->box.cpus_from);
+    snprintf(c->compute_threads_from, sizeof c->compute_threads_from, "%s", c->box.cpus_from);
     c->max_body = 1u << 20;
     c->conn_limit = 1024;
     c->conn_timeout = 30;
     c->drain_timeout = 10;
     c->cache_bytes = UINT64_C(64) << 20;
+    snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "default");
+    if (c->box.memory_max && c->box.memory_max / 8 < c->cache_bytes) {
+        c->cache_bytes = c->box.memory_max / 8;
+        snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "1/8 of cgroup memory.max");
+    }
     c->inline_budget = 200000;
     c->queue = 64;
     c->max_stream = UINT64_C(1) << 30;
-    c->access_log = 1;
+    c->access_log = GR_ACCESS_TEXT;
     gr_limits_default(&c->service.limits);
 }
 
 /* An option: its name, environment variable, where it goes and its range.
- * kind: 'u' unsigned, 'U' uint64_t, 'p' port, 'b' on/off, 's' string. */
+ * kind: 'u' unsigned, 'U' uint64_t, 'p' port, 'b' on/off, 's' string,
+ * 'a' the access log's format. */
 typedef struct opt {
     const char *name, *env;
     int kind;
@@ -60,6 +69,20 @@ static int parse_switch(const opt *o, const char *text, const char *source)
     return -1;
 }
 
+/* The access log's format: json, text, or a switch (on is text). */
+static int parse_access_format(const opt *o, const char *text, const char *source)
+{
+    static const char *const names[] = { "json", "text", "on", "1", "true", "yes", "off", "0", "false", "no" };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcasecmp(text, names[i]) == 0) {
+            *(unsigned *)o->dst = i == 0 ? GR_ACCESS_JSON : i < 6 ? GR_ACCESS_TEXT : GR_ACCESS_OFF;
+            return 0;
+        }
+    }
+    fprintf(stderr, "grundyd: %s %s=\"%s\" must be on, off or json\n", source, o->name, text);
+    return -1;
+}
+
 static int parse_value(const opt *o, const char *text, const char *source)
 {
     if (o->kind == 's') {
@@ -68,6 +91,8 @@ static int parse_value(const opt *o, const char *text, const char *source)
     }
     if (o->kind == 'b')
         return parse_switch(o, text, source);
+    if (o->kind == 'a')
+        return parse_access_format(o, text, source);
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
@@ -93,7 +118,8 @@ static void usage(const opt *opts, size_t n)
            "GET /v1/tables, GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml,\n"
            "and the playground page at GET /.\n\n");
     for (size_t i = 0; i < n; i++) {
-        printf("  --%s %s\n", opts[i].name, opts[i].kind == 'b' ? "on|off" : opts[i].kind == 's' ? "TEXT" : "N");
+        const char *arg = opts[i].kind == 'b' ? "on|off" : opts[i].kind == 'a' ? "on|off|json" : opts[i].kind == 's' ? "TEXT" : "N";
+        printf("  --%s %s\n", opts[i].name, arg);
         printf("        %s (%s)\n", opts[i].help, opts[i].env);
     }
     printf("  --help     this text\n  --version  the version\n\n"
@@ -112,9 +138,10 @@ static size_t options(gr_server_config *c, opt *o)
         { "port", "GRUNDYD_PORT", 'p', &c->port, 0, 65535, "TCP port; 0 picks a free one; default 8080" },
         { "tables", "GRUNDYD_TABLES", 's', &c->tables_path, 0, 0,
           "table file; default: grundy.tables beside the executable, then the installed data directory" },
-        { "threads", "GRUNDYD_THREADS", 'u', &c->threads, 1, 1024, "HTTP threads; default: online CPUs" },
+        { "threads", "GRUNDYD_THREADS", 'u', &c->threads, 1, 1024,
+          "HTTP threads; default: the CPUs the process may use (affinity, cgroup cpu.max)" },
         { "compute-threads", "GRUNDYD_COMPUTE_THREADS", 'u', &c->compute_threads, 1, 1024,
-          "threads that run heavy queries; default: online CPUs" },
+          "threads that run heavy queries; default: the CPUs the process may use" },
         { "queue", "GRUNDYD_QUEUE", 'u', &c->queue, 1, 1000000,
           "heavy queries that may wait for a compute thread; more get 503 with Retry-After; default 64" },
         { "inline-budget", "GRUNDYD_INLINE_BUDGET", 'U', &c->inline_budget, 0, UINT64_C(1) << 40,
@@ -139,10 +166,11 @@ static size_t options(gr_server_config *c, opt *o)
           "seconds a connection may stay idle or stall mid-request; default 30" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
-          "bytes of computed sequences kept for reuse; default 67108864" },
+          "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
         { "cors-origins", "GRUNDYD_CORS_ORIGINS", 's', &c->cors_origins, 0, 0,
           "origins allowed to call from a browser, comma-separated, or *; default none" },
-        { "access-log", "GRUNDYD_ACCESS_LOG", 'b', &c->access_log, 0, 1, "one log line per request; default on" },
+        { "access-log", "GRUNDYD_ACCESS_LOG", 'a', &c->access_log, 0, 0,
+          "one log line per request: on (key=value text), json (a JSON object per line) or off; default on" },
     };
     memcpy(o, all, sizeof all);
     return sizeof all / sizeof all[0];
@@ -150,19 +178,24 @@ static size_t options(gr_server_config *c, opt *o)
 
 enum { MAX_OPTS = 32 };
 
-static int parse_env(const opt *o, size_t n)
+/* from[i]: where to note which option or variable set o[i], or NULL. */
+enum { FROM_LEN = sizeof ((gr_server_config *)0)->threads_from };
+
+static int parse_env(const opt *o, char *const *from, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const char *v = getenv(o[i].env);
         if (v && *v && parse_value(&o[i], v, "environment variable"))
             return -1;
+        if (v && *v && from[i])
+            snprintf(from[i], FROM_LEN, "%s", o[i].env);
     }
     return 0;
 }
 
-static int parse_args(opt *o, size_t n, int argc, char **argv)
+static int parse_args(opt *o, char *const *from, size_t n, int argc, char **argv)
 {
-    if (parse_env(o, n))
+    if (parse_env(o, from, n))
         return -1;
     struct option lopts[MAX_OPTS + 3];
     for (size_t i = 0; i < n; i++)
@@ -180,8 +213,11 @@ static int parse_args(opt *o, size_t n, int argc, char **argv)
                 printf("grundyd %s\n", GRUNDY_VERSION);
             return 1;
         }
-        if (ch >= 256 && ch < 256 + (int)n && parse_value(&o[ch - 256], optarg, "option") == 0)
+        if (ch >= 256 && ch < 256 + (int)n && parse_value(&o[ch - 256], optarg, "option") == 0) {
+            if (from[ch - 256])
+                snprintf(from[ch - 256], FROM_LEN, "--%s", o[ch - 256].name);
             continue;
+        }
         if (ch == '?')
             fprintf(stderr, "grundyd: see grundyd --help\n");
         return -1;
@@ -205,9 +241,14 @@ static void scale_batch_budget(gr_limits *l, uint64_t default_batch)
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
 {
     opt o[MAX_OPTS];
+    char *from[MAX_OPTS] = { 0 };
     size_t n = options(c, o);
+    for (size_t i = 0; i < n; i++)
+        from[i] = o[i].dst == &c->threads ? c->threads_from
+                  : o[i].dst == &c->compute_threads ? c->compute_threads_from
+                  : o[i].dst == &c->cache_bytes ? c->cache_bytes_from : NULL;
     uint64_t default_batch = c->service.limits.batch_budget;
-    int rc = parse_args(o, n, argc, argv);
+    int rc = parse_args(o, from, n, argc, argv);
     if (rc == 0)
         scale_batch_budget(&c->service.limits, default_batch);
     return rc;

@@ -64,12 +64,14 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
                             MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+                            /* One thread is the internal thread alone: libmicrohttpd warns
+                             * about a pool of 1, so the list ends before it. */
+                            c->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (unsigned)c->threads,
                             MHD_OPTION_END);
 }
 
@@ -137,7 +139,23 @@ static void stop(server_state *st, struct MHD_Daemon *d, int sig)
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    /* The requests' lines first, so that event=stopped is the last line. */
+    gr_log_flush();
     gr_log("info", "event=stopped abandoned=%ld", left);
+}
+
+/* The ready line: the address, and each size with where it came from. */
+static void log_ready(const gr_server_config *c, unsigned port, const char *tables)
+{
+    char memory[24] = "unlimited";
+    if (c->box.memory_max)
+        snprintf(memory, sizeof memory, "%llu", (unsigned long long)c->box.memory_max);
+    gr_log("info", "event=ready addr=%s:%u cpus=%u cpus_from=\"%s\" threads=%u threads_from=\"%s\" "
+           "compute_threads=%u compute_threads_from=\"%s\" memory_max=%s cache_bytes=%llu "
+           "cache_bytes_from=\"%s\" queue=%u max_body=%llu conn_limit=%u tables=%s",
+           c->host, port, c->box.cpus, c->box.cpus_from, c->threads, c->threads_from, c->compute_threads,
+           c->compute_threads_from, memory, (unsigned long long)c->cache_bytes, c->cache_bytes_from, c->queue,
+           (unsigned long long)c->max_body, c->conn_limit, tables);
 }
 
 /* Serves until a stop signal, reloading on SIGHUP, then drains. */
@@ -153,12 +171,12 @@ static int serve(server_state *st)
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = info ? info->port : c->port;
     atomic_store(&st->ready, true);
-    gr_log("info", "event=ready addr=%s:%u threads=%u compute_threads=%u queue=%u max_body=%llu "
-           "conn_limit=%u tables=%s", c->host, port, c->threads, c->compute_threads, c->queue,
-           (unsigned long long)c->max_body, c->conn_limit, st->tables_path);
+    log_ready(c, port, st->tables_path);
     int sig;
-    while ((sig = wait_for_signal()) == SIGHUP)
+    while ((sig = wait_for_signal()) == SIGHUP) {
         reload(st);
+        gr_log_flush();
+    }
     stop(st, d, sig);
     return 0;
 }
@@ -239,6 +257,7 @@ int gr_server_run(gr_server_config *c)
     atomic_init(&st.draining, false);
     atomic_init(&st.ready, false);
     gr_metrics_init(&st.metrics, http_route_names);
+    gr_log_start();
     int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
     if (rc != 0 && st.pool)
         gr_pool_stop(st.pool);
@@ -247,5 +266,6 @@ int gr_server_run(gr_server_config *c)
     free_entities(&st);
     free(st.games_json);
     free(st.games_strings_json);
+    gr_log_stop();
     return rc;
 }

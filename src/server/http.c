@@ -29,6 +29,7 @@
 #include "api/mem.h"
 #include "api/moves.h"
 #include "api/seq_cache.h"
+#include "server/access_log.h"
 #include "server/log.h"
 #include "server/reply.h"
 
@@ -443,8 +444,8 @@ static enum MHD_Result answer_metrics(request *rq)
     gr_metric_gauges g = { .in_flight = atomic_load(&st->in_flight), .queue_depth = gr_pool_depth(st->pool),
                            .table_bytes = gr_tables_bytes(rq->snap->tables), .cache_hits = cs.hits,
                            .cache_misses = cs.misses, .cache_bytes = cs.bytes,
-                           .cache_entries = cs.entries, .ready = atomic_load(&st->ready),
-                           .version = gr_server_version() };
+                           .cache_entries = cs.entries, .access_log_dropped = gr_log_dropped(),
+                           .ready = atomic_load(&st->ready), .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
@@ -532,7 +533,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     return answer(rq);
 }
 
-static void access_log(const request *rq, uint64_t us)
+static void access_log(const request *rq, uint64_t us, gr_access_format format)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     char addr[INET6_ADDRSTRLEN] = "-";
@@ -543,9 +544,12 @@ static void access_log(const request *rq, uint64_t us)
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
     }
-    gr_log("info", "event=access client=%s request_id=%s route=%s status=%d game=%s bytes=%llu duration_us=%llu",
-           addr, rq->request_id[0] ? rq->request_id : "-", rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route],
-           rq->status, rq->game ? rq->game->name : "-", (unsigned long long)rq->bytes, (unsigned long long)us);
+    gr_access a = { .client = addr[0] != '-' ? addr : NULL,
+                    .request_id = rq->request_id[0] ? rq->request_id : NULL,
+                    .route = rq->route == ROUTE_NONE ? "other" : http_route_names[rq->route],
+                    .game = rq->game ? rq->game->name : NULL, .status = rq->status, .bytes = rq->bytes,
+                    .duration_us = us };
+    gr_access_log(format, &a);
 }
 
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -564,7 +568,7 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_MOVES) && rq->early == EARLY_NONE)
             gr_metrics_query(&st->metrics, label, rq->game, rq->error);
         if (st->cfg->access_log)
-            access_log(rq, us);
+            access_log(rq, us, (gr_access_format)st->cfg->access_log);
     }
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);

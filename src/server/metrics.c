@@ -247,6 +247,8 @@ static void put_gauges(text *t, gr_metrics *m, const gr_metric_gauges *g)
     put_one(t, "grundyd_cache_misses_total", "counter", "Computed sequences not in the cache.", g->cache_misses);
     put_one(t, "grundyd_cache_bytes", "gauge", "Bytes held by the cache.", g->cache_bytes);
     put_one(t, "grundyd_cache_entries", "gauge", "Sequences held by the cache.", g->cache_entries);
+    put_one(t, "grundyd_access_log_dropped_lines_total", "counter",
+            "Log lines dropped because stderr did not take them fast enough.", g->access_log_dropped);
     put_one(t, "grundyd_ready", "gauge", "1 when the tables are mapped and the workers are up.",
             (unsigned long long)g->ready);
 }

@@ -43,6 +43,7 @@ typedef struct gr_metric_gauges {
     unsigned queue_depth;
     uint64_t table_bytes;
     uint64_t cache_hits, cache_misses, cache_bytes, cache_entries;
+    uint64_t access_log_dropped;
     int ready;
     const char *version; /* grundyd_build_info's label */
 } gr_metric_gauges;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "api/query.h"
+#include "server/container.h"
 
 typedef struct gr_server_config {
     const char *host;          /* address to bind, numeric or a name */
@@ -22,13 +23,19 @@ typedef struct gr_server_config {
     unsigned queue;            /* heavy queries waiting for the pool; more get 503 */
     uint64_t max_stream;       /* bytes of an NDJSON batch body (spooled to a temporary file) */
     const char *cors_origins;  /* comma-separated allowed origins, "*", or NULL for no CORS */
-    unsigned access_log;       /* 1: one log line per request */
+    unsigned access_log;       /* a gr_access_format: off, text or json */
+    gr_container box;          /* the CPUs and memory the process may use */
+    /* Where threads, compute_threads and cache_bytes came from: the
+     * option or variable that set them, or what the default followed. */
+    char threads_from[64], compute_threads_from[64], cache_bytes_from[64];
     gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
 
 /* Defaults: 127.0.0.1:8080, one HTTP thread and one compute thread per
- * online CPU, 1 MiB bodies, 1024 connections, 30 s idle timeout, 10 s drain,
- * a queue of 64 heavy queries, access log on, no CORS. */
+ * CPU the process may use (its affinity mask and cgroup cpu.max quota), a
+ * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies,
+ * 1024 connections, 30 s idle timeout, 10 s drain, a queue of 64 heavy
+ * queries, access log on, no CORS. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).
