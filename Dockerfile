@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # grundyd as a container image: build, runtime (the default, last-built
 # target is `runtime`: it is the final stage) and smoke.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Sends one workload to grundyd over one keep-alive connection and checks
 every answer (bench/allocs.sh).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A counting allocator for bench/allocs.sh, preloaded into grundyd
  * (LD_PRELOAD). Every malloc, calloc, realloc, posix_memalign,
  * aligned_alloc and memalign call is counted under the shared object that

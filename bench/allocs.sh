@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Heap allocations per request, by the shared object that makes them.
 #
 # Preloads the counting allocator (bench/alloc_count.c) into the optimised

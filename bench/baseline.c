@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline for bench/http.sh: the thinnest libmicrohttpd + cJSON server
  * that answers a Nim query. It runs libmicrohttpd in the same thread mode as
  * grundyd (epoll, internal thread pool, suspend/resume allowed) with the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One grundyd against another, same bench, same run: the release build of
 # the working tree and that of REF (a commit, built in a temporary git
 # worktree), each serving the same mixes (bench/mix/*.lua, Nim by default)

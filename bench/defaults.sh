@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The default configuration against the bare stack: grundyd started exactly
 # as scripts/run.sh starts it (no option but the port: access log on, thread
 # counts from its CPUs), its stderr a pipe drained to a file as a container

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Engine microbenchmarks, CPU time of one core:
 #   - subtraction period detection: random sets in {1..64}, values/s
 #     (bench/engine_subtraction.c, checked against a plain twin);

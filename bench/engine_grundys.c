@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmarks of the heap-game solvers (gr_grundys_solve, gr_octal_solve),
  * built by hand (not part of meson); see bench/README-engine.md:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction-game period detection, values per second (bench/engine.sh).
  *
  *     engine_subtraction [SETS] [SEED]

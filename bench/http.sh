@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # grundyd over HTTP, side by side with the thinnest libmicrohttpd + cJSON
 # server that answers a Nim query (bench/baseline.c).
 #

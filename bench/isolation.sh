@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Isolation of heavy work (issue: "light Nim queries keep a p99 latency of
 # at most 5 ms at 32 connections while heavy queries saturate the pool").
 #

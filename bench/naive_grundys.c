@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The naive twin of Grundy's game for bench/tables.sh: g(0 .. N-1) by the
  * definition, g(n) = mex { g(a) ^ g(n - a) : 1 <= a < n - a }, O(N^2).
  *

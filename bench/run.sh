@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every benchmark in one command, against the optimised build (meson
 # release in BUILD_DIR, default build-release, as scripts/run.sh builds it):
 #   1. bench/http.sh     grundyd against the libmicrohttpd + cJSON baseline,

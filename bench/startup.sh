@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Startup: the time from exec of grundyd, with its defaults (the default
 # table file beside the executable, as scripts/run.sh starts it, on a free
 # port), to the first 200 on GET /healthz. RUNS runs (10); prints each, the

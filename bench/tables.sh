@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Benchmarks of the table file (see bench/README.md, section "Tables"):
 #
 #  (a) build speed: `grundy tables build` of a file where only Grundy's game

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Measures grundyd's memory with the default table file, to size the
 Kubernetes resources (deploy/kubernetes/base/deployment.yaml) and the systemd
 unit's MemoryMax from numbers rather than guesses.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Exact integers from JavaScript: asks grundyd about a Nim position with a
 // pile of 10^18 + 1 and reads the answer with plain JSON.parse.
 //

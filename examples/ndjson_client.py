@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Streams queries to grundyd's POST /v1/batch as NDJSON and prints the
 answers as they arrive. Python 3 standard library only.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The playground in a real browser: starts BUILD_DIR/grundyd on a free
 # loopback port, drives Debian's Chromium with playwright-core
 # (tests/browser/playground.test.mjs), and writes the TAP to OUT.tap and

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Holds openapi.yaml's request schemas to the game catalogue (GET /v1/games),
 // field by field; the catalogue is the authority, since the validator
 // (src/api/validate.c) enforces the same tables it publishes.

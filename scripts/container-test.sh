@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the container image (Dockerfile) with podman and tests it, writing
 # TAP to OUT.tap:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Counts individual test cases from meson's testlog.json: TAP "ok"/"not ok"
 lines of each test, or the test itself when it printed no TAP. A file named
 *.tap is counted as one TAP stream (the stages that run outside meson: the

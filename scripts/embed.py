@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a C file defining `const unsigned char NAME[]` (NUL-terminated) and
 `const unsigned long NAME_len` with the bytes of INPUT, so that a file the
 daemon serves (openapi.yaml) is part of the binary and cannot go missing.

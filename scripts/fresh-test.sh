@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The README's two commands on a fresh Debian 12, as someone new to the
 # project runs them:
 #

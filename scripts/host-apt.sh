@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # the variables are for the script that sources this
 # Sourced: the host's apt configuration, for a Debian 12 root made here

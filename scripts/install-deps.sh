@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what building, serving and testing grundyd need on Debian 12.
 # Idempotent: packages already present are not fetched again.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Lints openapi.yaml with Redocly CLI (rules in redocly.yaml). Fails on any
 # error and on any warning. Installs the pinned npm tools first when
 # node_modules is missing or older than package-lock.json; needs only the npm

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Validates the deployment files (deploy/kubernetes, deploy/systemd) and
 # writes TAP to OUT.tap: scripts/validate-manifests.mjs says what is checked.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the pinned npm tools (OpenAPI linter, JSON Schema validator) into
 # node_modules/ when package-lock.json is newer than the installed tree,
 # with Node.js 20.19 or newer (scripts/node-env.sh).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One ajv setup for openapi.yaml, shared by validate-example-responses.mjs
 // and validate-responses.mjs: OpenAPI's own keywords are annotations to a
 // JSON Schema (2020-12) validator, and every "#/components/schemas/X" $ref

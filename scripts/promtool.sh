@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs Prometheus's promtool with the given arguments, e.g.
 #
 #     scripts/promtool.sh check metrics < metrics.txt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs dependencies, builds an optimised grundyd and serves it on
 # 127.0.0.1:8080 (override with GRUNDYD_HOST / GRUNDYD_PORT or options passed
 # through, e.g. scripts/run.sh --threads 4).

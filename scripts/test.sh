@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs dependencies, builds with warnings as errors, and runs every test:
 # Check unit tests, HTTP and CLI integration tests against the real binaries,
 # the OpenAPI lint and response validation, and the fuzz corpora. Then runs
@@ -149,7 +150,8 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
 
     # 3. Under TSan, the tests that start grundyd and load its threads
     #    (HTTP workers, compute pool, NDJSON streams, SIGHUP reload, SIGTERM
-    #    drain): http, scores, service. Only the binaries and the table file
+    #    drain, the access log's writer, gzip streams): http, scores,
+    #    service, access-log, http-conventions. Only the binaries and the table file
     #    they need are built; building the table file runs the builder's
     #    threads under TSan too. Left out: test_cli (its bound on grundy
     #    batch's memory, 3/4 of a 200 MB input, is below TSan's own
@@ -159,7 +161,7 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     tsan="build-test-tsan"
     configure "$tsan" "${sanitize_args[@]}" -Db_sanitize=thread "-Dc_args=-fno-omit-frame-pointer"
     build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" \
-        --no-rebuild --timeout-multiplier 3 http scores service
+        --no-rebuild --timeout-multiplier 3 http scores service access-log http-conventions
     stage_done "TSan build and HTTP tests" "$t0"
 fi
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Holds openapi.yaml and the grundy binary to each other:
 //
 //  - every request example of POST /v1/analyze conforms to AnalyzeRequest;

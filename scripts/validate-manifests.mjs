@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Holds the deployment files to the Kubernetes API and to grundyd itself:
 //
 //  - `kubectl kustomize` builds the base and every overlay;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Holds recorded HTTP responses of grundyd to openapi.yaml.
 //
 // Input: JSONL files, one response a line, as tests/integration/harness.py

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grundy: the command-line tool; all work is in src/cli. */
 #include "cli/cli.h"
 

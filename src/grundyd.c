@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grundyd: parse options, block the stop signals for every thread, serve. */
 #include <pthread.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared runner for the Check unit tests: CK_FORK isolation (a crash fails
  * one test, not the run) and TAP on stdout so meson counts every test case. */
 #ifndef GRUNDY_TESTS_CHECK_MAIN_H

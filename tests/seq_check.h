@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks on certified periods shared by the heap-game tests. */
 #ifndef GRUNDY_TESTS_SEQ_CHECK_H
 #define GRUNDY_TESTS_SEQ_CHECK_H

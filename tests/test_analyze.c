@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The request path from bytes to answer: statuses, error bodies, and the
  * shape of answers for every game in the registry. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batches: the JSON form {"queries": [...]} answered entry by entry exactly
  * as /v1/analyze answers each entry alone, the batch budget, NDJSON lines,
  * and the streaming line reader. */

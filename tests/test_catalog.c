@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The game catalogue (GET /v1/games) against the service that answers the
  * queries: it lists exactly the registry, each game's example is answered,
  * the fields it calls required are required, the optional ones default as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for coin-turning games (include/grundy/coins.h).
  *
  * Brute-force twin: a row of ROW coins as a bitmask of heads (bit i is coin

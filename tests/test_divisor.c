@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Divisor game: parity rule and Grundy sieve against a brute-force search,
  * every winning move replayed. */
 #include <stdint.h>

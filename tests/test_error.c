@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error codes are defined once (api/error.h): openapi.yaml's ErrorCode enum
  * must list exactly those codes, and each code keeps one status. */
 #include <check.h>

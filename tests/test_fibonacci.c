@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fibonacci Nim: Zeckendorf rule and Grundy DP against a brute-force game
  * search, every winning move replayed. */
 #include <stdint.h>

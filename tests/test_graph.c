@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for games on directed graphs (include/grundy/graph.h).
  *
  * The brute-force twin works on the raw edge lists, not on the CSR: a plain

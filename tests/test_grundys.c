@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for Grundy's game (include/grundy/octal.h, gr_grundys_*).
  *
  * Brute-force twins: values by the plain O(n^2) mex over every unequal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moves of Grundy's game from the rare/common index agree with the plain
  * scan of every split: same existence, and every move found is legal and
  * reaches its target. */

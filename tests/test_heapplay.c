@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for misere play and remoteness of one heap
  * (include/grundy/heapplay.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exact-integer JSON reading and writing. */
 #include <check.h>
 #include <stdbool.h>

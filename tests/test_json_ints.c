@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Integers as strings (api/json_ints.h): the rewrite against a brute-force
  * twin, and the integers= parameter of the query and of Accept. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for games on graphs with cycles (include/grundy/loopy.h).
  *
  * The brute-force twin shares no code with the engine and works on the raw

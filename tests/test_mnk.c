@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for m,n,k-games (include/grundy/mnk.h).
  *
  * The brute-force twin works on character boards, not bitboards: it finds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nim: fast rules against a brute-force game search, every winning move
  * replayed. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Nim fast path against the general path: for every body in the fast
  * path's form the two write the same bytes; every other body is left to the
  * general path. Also the other fast parts of answering against what they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for octal games (include/grundy/octal.h, octal part).
  *
  * Brute-force twins: values by a plain mex over the moves, written from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for rule-defined subtraction sets (include/grundy/rules.h).
  *
  * Brute-force twins: set membership by trial division / repeated squaring

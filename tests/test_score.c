@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for the score games (include/grundy/score.h).
  *
  * Brute-force twins: each game is solved by plain recursion over its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared cache of computed sequences: hits, eviction under the byte
  * bound, references that outlive eviction, and many threads at once. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Staircase Nim: fast rule against a brute-force game search, every winning
  * move replayed. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for Strange Nim (include/grundy/strange.h).
  *
  * Brute-force twin: g(x) by the definition (mex over removing 1 .. x/k) for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for subtraction games (include/grundy/subtraction.h).
  *
  * Brute-force twins: values by a plain mex loop written here; least

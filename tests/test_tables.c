@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for the table file (src/tables): the writer, the validating reader,
  * the lookups and the builder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wythoff's game: P-positions and Grundy values against a brute-force
  * search, every winning move replayed, and the integer golden-ratio
  * arithmetic checked exactly near 10^18 and 2^63 - 1. */

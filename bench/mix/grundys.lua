@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Grundy's game with heaps inside the table file (up to 2^22).
 package.path = "bench/mix/?.lua;" .. package.path
 require("rotate").setup({

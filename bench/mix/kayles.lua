@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Kayles (octal 0.77) at 10^18: values from the certified period.
 package.path = "bench/mix/?.lua;" .. package.path
 require("rotate").setup({

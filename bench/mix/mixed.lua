@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Everything together: each of the single-query mixes and a batch of eight
 -- queries through POST /v1/batch, in turn.
 package.path = "bench/mix/?.lua;" .. package.path

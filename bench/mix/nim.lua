@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Nim, one small position per request: the body both grundyd and the
 -- baseline (bench/baseline.c, exact only below 2^53) answer.
 wrk.method = "POST"

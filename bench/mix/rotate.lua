@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Shared by the mixes: each connection cycles through `bodies` (POST to the
 -- path the script was started with) and `batches` (POST /v1/batch), built
 -- once per thread so that the load generator spends its time sending.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Subtraction games whose sets are in the table file (subsets of {1..12}),
 -- heaps up to 10^18.
 package.path = "bench/mix/?.lua;" .. package.path

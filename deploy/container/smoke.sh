@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Smoke test of the runtime image, run by the Dockerfile's `smoke` stage as a
 # RUN step inside that image, as its non-root user and with its environment:
 # starts grundyd in the background, waits (bounded) for /healthz with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Work budgets: every solver that can run long takes one.
  *
  * A budget counts elementary steps (roughly, inner-loop iterations). A solver

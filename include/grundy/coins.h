@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Coin-turning games on a row of coins numbered 1, 2, 3, ... from the left.
  * A move turns over a set of coins whose rightmost goes from heads to tails;
  * the others may go either way. A position is the set of heads, and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Divisor game: from n >= 1, move to n - x for a divisor x of n, 0 < x < n.
  * The mover wins iff n is even (take 1). */
 #ifndef GRUNDY_DIVISOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fibonacci Nim: state (n, q); the mover takes t with 1 <= t <= min(q, n),
  * and the opponent's limit becomes 2t. On the opening move q = n - 1. */
 #ifndef GRUNDY_FIBONACCI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Games on finite directed graphs: tokens move along edges; a node with no
  * outgoing edge is terminal. Nodes are dense indices 0 .. nnodes - 1 (the
  * API layer maps client ids to them). */

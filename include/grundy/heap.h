@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a move does to one heap, for every heap game (subtraction, octal,
  * Grundy's game): tokens removed and the heaps left in its place. */
 #ifndef GRUNDY_HEAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One heap played for something other than its Grundy value: misere play
  * of a single heap, and Steinhaus' remoteness of a single heap (the fact a
  * conjunctive compound is decided by).

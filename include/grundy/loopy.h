@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Games on directed graphs that may have cycles.
  *
  * Smith's generalised Sprague-Grundy values: every node gets a finite value

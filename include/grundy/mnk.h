@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* m,n,k-games (tic-tac-toe is 3,3,3): a rows x cols board, X and O
  * alternate placing a mark on an empty cell, X first; the first to own k
  * cells in a row (horizontal, vertical or either diagonal) wins; a full

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nim: take any positive number of tokens from one pile. */
 #ifndef GRUNDY_NIM_H
 #define GRUNDY_NIM_H

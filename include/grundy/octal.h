@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Octal games 0.d1 d2 ... d8 and Grundy's game.
  *
  * Digit d_k, bit 1: remove k tokens when that empties the heap; bit 2: remove

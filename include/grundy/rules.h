@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games with infinite rule-defined sets: a move takes s in S
  * from one heap, with S one of
  *   squares        {1, 4, 9, 16, ...}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two-player score games: stone games and "Can I Win".
  *
  * Values are from the point of view of the player to move, with optimal play

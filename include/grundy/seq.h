@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Grundy sequences of heap games: g(0), g(1), ... with an optional
  * certified period.
  *

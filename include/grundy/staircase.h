@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Staircase Nim: stairs[0] is the floor; a move takes one or more coins from
  * stair i >= 1 down to stair i - 1. It is Nim on the odd-numbered stairs. */
 #ifndef GRUNDY_STAIRCASE_H

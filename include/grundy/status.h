@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status codes shared by every engine function.
  *
  * Contract: a function that can fail returns GR_OK (0) or one negative code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strange Nim: from a pile of x tokens with parameter k >= 1, remove between
  * 1 and floor(x / k) tokens (no move when x < k).
  *

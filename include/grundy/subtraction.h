@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games: a move takes s in S from one heap, S a finite set of
  * positive integers. g(n) = mex{ g(n - s) : s in S, s <= n }.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 128-bit unsigned integers for products of two 64-bit values.
  * __extension__ keeps -Wpedantic quiet: the type is a GCC/Clang extension. */
 #ifndef GRUNDY_U128_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wythoff's game: two piles; take any positive number from one pile, or the
  * same positive number from both. Exact for piles up to 2^63 - 1: all
  * arithmetic on phi is integer, with unsigned __int128 where products need it. */

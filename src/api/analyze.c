@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/analyze.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The whole request path shared by the daemon and the CLI: bytes of one
  * query in, status and bytes of one answer (or error) out. */
 #ifndef GRUNDY_API_ANALYZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/batch.h"
 
 #include "api/mem.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Many queries in one request: POST /v1/batch and `grundy batch`.
  *
  * JSON form: {"queries": [q1, q2, ...]} in, {"results": [r1, r2, ...]} out,

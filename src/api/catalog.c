@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/catalog.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Descriptions of what the service holds: the table file, for GET /v1/tables
  * and `grundy tables info`, and the games, for GET /v1/games. */
 #ifndef GRUNDY_API_CATALOG_H

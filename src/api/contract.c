@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parts of every game's contract that are not one game's: the limits a
  * bound may follow, what each field type holds, and the members every query
  * may carry. The catalogue (api/catalog.c) describes them and the validator

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/error.h"
 
 #include <stdarg.h>

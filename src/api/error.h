@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* API errors: an HTTP status, a stable machine-readable code, the field at
  * fault (a JSON path such as "piles[2]", or empty), and a message that says
  * what to change. Rendered as {"error": {"code", "message", "field"}}. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A game's contract, stated once: its fields (type, required or default,
  * bounds, choices, description), its conventions and compounds, an example,
  * and its hooks. Each game is one file of api/games/ defining its gr_game;

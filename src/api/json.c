@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/json.h"
 
 #include "api/mem.h"

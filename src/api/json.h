@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON with exact integers.
  *
  * cJSON holds numbers as doubles, which cannot carry 64-bit values. The body

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/json_ints.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Integers as strings, for clients whose JSON parser reads numbers into
  * doubles (JavaScript's JSON.parse keeps 53 bits). A request asks for them
  * with ?integers=string or Accept: application/json; integers=string; the

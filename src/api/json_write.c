@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON out: exact integers (two digits per division), the output buffer,
  * escaped strings, compact printing of cJSON trees, and the exact printer
  * of request nodes. Reading is api/json.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/mem.h"
 
 #include <cjson/cJSON.h>

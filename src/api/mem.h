@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-thread scratch memory for answering one query without the heap.
  *
  * Between gr_mem_begin and gr_mem_end on one thread, gr_mem_alloc (and

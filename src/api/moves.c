@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/moves.h"
 
 #include <inttypes.h>

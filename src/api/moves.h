@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* POST /v1/moves: every legal move of a position, each with the outcome of
  * the position it leads to, winning moves first. */
 #ifndef GRUNDY_API_MOVES_H

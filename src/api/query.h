@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One query being answered: its JSON, the service's limits, its compute
  * budget, and the answer under construction. Game modules read fields with
  * the gr_q_* helpers, which name the field in every error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/seq_cache.h"
 
 #include <pthread.h>

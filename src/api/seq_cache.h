@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A bounded, thread-safe cache of Grundy sequences computed on demand
  * (subtraction sets and octal games that the table file does not hold),
  * shared by all workers. Entries are reference-counted: a sequence handed

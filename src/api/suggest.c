@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/suggest.h"
 
 #include <string.h>

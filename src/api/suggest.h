@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nearest valid names for a misspelt one, so that every "unknown X" error
  * can say "did you mean ...". */
 #ifndef GRUNDY_API_SUGGEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/validate.h"
 
 #include <inttypes.h>

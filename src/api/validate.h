@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one validator: a query object is held to its game's declared contract
  * (api/games.h) before any hook reads it. */
 #ifndef GRUNDY_API_VALIDATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grundy command-line tool: the daemon's answers without a server, or
  * from a running one (--url). */
 #ifndef GRUNDY_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grundy healthcheck: a bounded HTTP probe of a running grundyd. */
 #ifndef GRUNDY_CLI_HEALTHCHECK_H
 #define GRUNDY_CLI_HEALTHCHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The help texts of `grundy`: one entry per command, the one place that
  * documents its options and exit statuses (the man page follows them). */
 #ifndef GRUNDY_CLI_HELP_H

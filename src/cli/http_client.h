@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small HTTP/1.1 client for `grundy --url`: one request per connection
  * (Connection: close) to an http:// service, over POSIX sockets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/local.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The in-process side of `grundy query`, `moves` and `batch`: the service
  * over the table file, and the input plumbing both sides share. */
 #ifndef GRUNDY_CLI_LOCAL_H

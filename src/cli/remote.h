@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `grundy ... --url http://HOST:PORT`: the same commands answered by a
  * running grundyd over HTTP (src/cli/http_client.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `grundy query` for people: an /v1/analyze answer in words.
  *
  * The answer's body (from the service in-process or over HTTP) is read with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Coin-turning games: values of single heads in closed form, and the move on
  * one head that sets its contribution to a chosen value (the other turned
  * coins' values XOR to exactly that target).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Divisor game (LeetCode 1025). Parity decides the winner: odd n has only
  * odd divisors, so every move from odd n reaches even n; from even n,
  * taking 1 reaches odd n; n = 1 has no move. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fibonacci Nim: Zeckendorf's theorem decides it (Whinihan 1963); Grundy
  * values come from a dynamic program over (m, r). */
 #include "grundy/fibonacci.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Games on finite directed graphs: CSR adjacency, Grundy values by Kahn's
  * algorithm on out-degrees (iterative: deep chains are fine), cycle
  * reporting, and move lookup. See include/grundy/graph.h for the contract. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Grundy's game by the rare/common ("sparse space") method.
  *
  * g(n) = mex{ g(a) ^ g(n - a) : 1 <= a < n - a }.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moves in Grundy's game from a rare/common index (see octal.h). */
 #include <stdbool.h>
 #include <stdlib.h>

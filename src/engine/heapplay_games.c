@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ready-made heap games of heap play (heapplay.h): octal games and
  * Grundy's game, as move lists. */
 #include "grundy/heapplay.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the keys that name positions in heap play's
  * direct search (heapplay_search.c, heapplay_memo.c). A position is a
  * multiset of heaps, sorted ascending; its key is the heap sizes as LEB128

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: what heap play computes, for the direct search
  * (heapplay_search.c) and the subtraction-game solvers
  * (heapplay_subtraction.c): the misere outcome (1 when the player to move

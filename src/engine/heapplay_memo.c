@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memo of heap play's direct search: the table and its growth.
  * Contract in heapplay_memo.h. */
 #include "heapplay_memo.h"

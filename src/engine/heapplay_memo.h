@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the positions that heap play's direct search
  * (heapplay_search.c) has seen, by key (heapplay_keys.h).
  *

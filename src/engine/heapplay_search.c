@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere play and remoteness of one heap, by a direct search over the
  * positions below it (heapplay.h); the memo of positions is
  * heapplay_memo.c, their keys heapplay_keys.h.

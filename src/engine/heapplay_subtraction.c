@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere play and remoteness of subtraction games, for heaps up to
  * 2^63 - 1, by certified periods (heapplay.h).
  *

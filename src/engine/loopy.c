@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Games on directed graphs that may have cycles: Smith's generalised
  * Sprague-Grundy values by Fraenkel's level-by-level retrograde labelling,
  * and the win/loss/draw outcome of one token with its depth. Iterative

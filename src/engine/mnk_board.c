@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* m,n,k-games: the board's lines, the legality of positions, and moves
  * (mnk.h). A position is two bitboards; it is legal when play from the
  * empty board could reach it, stopping at the first line. */

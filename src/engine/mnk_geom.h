@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the board geometry of m,n,k-games and the
  * legality check, shared by the board rules (mnk_board.c) and the solver
  * (mnk_solve.c). Bit r * cols + c of a bitboard is cell (r, c). */

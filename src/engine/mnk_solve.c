@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* m,n,k-games: the exact solver (mnk.h); the board rules are
  * mnk_board.c.
  *

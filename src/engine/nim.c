@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nim under normal and misere play (Bouton 1901). */
 #include "grundy/nim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Octal codes: parsing, the canonical text, and the validity the solver
  * and the move finder check (octal.h). */
 #include "grundy/octal.h"

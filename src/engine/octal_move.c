@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moves of octal games: a move from heap n to a position of a given value,
  * found from a solved sequence (octal.h). */
 #include "grundy/octal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The periodicity certificate of octal games (octal.h), read
  * conservatively: with N values known, p is certified when
  * g(n + p) = g(n) for s <= n < N - p and

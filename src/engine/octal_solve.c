@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Octal games: values until a certified period (octal.h).
  *
  * Values come one at a time from octal_values.c. Every time the count

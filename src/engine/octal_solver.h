@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the octal-game solver's state, shared by the
  * files that make up octal games: octal_code.c (codes), octal_values.c
  * (one value at a time), octal_period.c (the certificate), octal_solve.c

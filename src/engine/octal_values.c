@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Octal games: the value of one more heap, g(n) for n = count, as the mex
  * of its options (octal.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Walsh-Hadamard mask choice of the rare/common method (rare_mask.h). */
 #include "rare_mask.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the rare/common split of Grundy values shared by
  * grundys.c, octal_solve.c and grundys_index.c. With a mask m != 0, a value v is
  * rare when popcount(v & m) is even and common otherwise; rare values form

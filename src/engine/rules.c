@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games with rule-defined sets: set enumeration, win/loss
  * sweep, Grundy values by mex, and move search.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two-player score games: interval, suffix and mask dynamic programming.
  *
  * Every game here is zero-sum over the stones still on the table, so "each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "grundy/seq.h"
 
 #include <stdlib.h>

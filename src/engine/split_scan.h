@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: pieces of the split scan shared by the
  * rare/common solvers of Grundy's game (grundys.c) and octal games
  * (octal_values.c). A scan visits blocks of SCAN_BLOCK consecutive splits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Staircase Nim: coins on even stairs are irrelevant (a move from an even
  * stair can be mirrored by moving the same coins on down from the odd stair
  * they land on), so the game is Nim on the odd stairs; moving c coins from an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "grundy/status.h"
 
 const char *gr_status_name(gr_status s)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strange Nim (remove 1 .. floor(x/k) from a pile of x): values by a block
  * walk of the recurrence in strange.h, moves by lifting the target's first
  * position back up to the options of x.

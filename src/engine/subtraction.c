@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games: values by mex, period by the first repeated window.
  *
  * For n >= m = max S, g(n) depends only on the window W_n-m = g[n-m .. n).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The first repeated window: an open-addressing table of window starts
  * keyed by a digest of the window hash. Contract in window_table.h, where
  * the lookup is, inline. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to the engine: the first repeated window of a sequence, the
  * period search shared by the subtraction-game solvers (subtraction.c for
  * Grundy values, heapplay_subtraction.c for misere outcomes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wythoff's game with exact integer arithmetic.
  *
  * The P-positions are (a_k, a_k + k) with a_k = floor(k * phi) =

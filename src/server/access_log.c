@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/access_log.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The access log: one line per answered request, as key=value text or as a
  * JSON object, queued through the buffered writer of log.h. */
 #ifndef GRUNDY_SERVER_ACCESS_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched_getaffinity and the CPU_*_S macros are GNU extensions. */
 #define _GNU_SOURCE
 #include "server/container.h"

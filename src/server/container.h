@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the process may use, as a container or service manager limits it:
  * the CPUs of its affinity mask, the cgroup v2 cpu.max quota and
  * memory.max. The thread and cache defaults follow from these. */

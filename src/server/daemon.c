@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The daemon's life (gr_server_run): the table file mapped, the compute pool
  * and libmicrohttpd started, SIGHUP reloads, and on SIGTERM or SIGINT the
  * drain of requests in flight before everything stops. */

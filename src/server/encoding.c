@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/encoding.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Content codings: what a request's Accept-Encoding allows (RFC 9110
  * section 12.5.3) and gzip compression with zlib. Only gzip is offered;
  * identity is always available. Quality values are read as exact

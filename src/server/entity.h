@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bodies fixed for the life of the daemon (the catalogue, openapi.yaml,
  * the playground's files), kept with their gzip form, both made once at
  * startup, and each representation's entity tag: a hash of its bytes, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The request side of libmicrohttpd: routing, bodies under size limits, the
  * compute pool hand-off, NDJSON streams, metrics and the access log. Replies
  * go out through reply.c; the daemon's start, SIGHUP reloads and the drain on

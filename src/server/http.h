@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The request side of the daemon (http.c): the callbacks daemon.c registers
  * with libmicrohttpd, each given the server_state as its closure, and the
  * routes' labels. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/http_stream.h"
 
 #include <pthread.h>

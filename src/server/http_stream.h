@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NDJSON batches: POST /v1/batch with Content-Type: application/x-ndjson.
  *
  * The body is spooled to an unlinked temporary file as it arrives, so a

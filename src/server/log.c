@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* memrchr is a GNU extension. */
 #define _GNU_SOURCE
 #include "server/log.h"

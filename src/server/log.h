@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One line per event on stderr, as key=value pairs after a UTC timestamp and
  * level, so logs stay greppable and machine-readable.
  *

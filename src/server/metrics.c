@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/metrics.h"
 
 #include <stdarg.h>

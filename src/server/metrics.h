@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prometheus metrics: requests by route, HTTP status and error code;
  * queries (each /v1/analyze and /v1/moves request, each query of a batch)
  * by route, game and error code; a latency histogram by route; the build's

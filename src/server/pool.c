@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SCHED_BATCH and syscall(SYS_gettid) are Linux extensions. */
 #define _GNU_SOURCE
 #include "server/pool.h"

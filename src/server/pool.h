@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The compute pool: a fixed set of threads that run heavy queries off the
  * HTTP threads, fed by a bounded queue. A full queue is the caller's cue to
  * answer 503 rather than wait: heavy work never queues without bound. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/process_stats.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process's own figures for the Prometheus process_* metrics, sampled
  * at scrape time from the kernel (Linux): CPU time from getrusage, memory
  * and the start time from /proc/self/stat (with the boot time from

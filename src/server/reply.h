@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sending a request's reply: every response gets its X-Request-Id, the CORS
  * headers its Origin allows, Vary, Retry-After on 503 and Connection: close
  * while the server drains, and records its status in rq->status (for

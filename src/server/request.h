@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The daemon's private state, shared by its modules: the server's (one per
  * gr_server_run, daemon.c), and each connection's request (http.c reads and
  * answers it, reply.c sends what it answers). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/request_id.h"
 
 #include <inttypes.h>

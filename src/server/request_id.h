@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* X-Request-Id: the id that links a client's request to its access-log
  * line. A client's own id is kept when it is sane: 1 to 128 characters of
  * [A-Za-z0-9._:-], so it can go into a header and a key=value log line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every route of the daemon, once: its id, its path (also its metrics and
  * access-log label) and the one method it answers (OPTIONS too, and HEAD
  * for GET). The playground's files under /static/ are the ones

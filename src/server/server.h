@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTTP daemon: libmicrohttpd with an epoll thread pool, routes for the
  * API, limits on bodies and connections, and a graceful drain on SIGTERM. */
 #ifndef GRUNDY_SERVER_H

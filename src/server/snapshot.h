@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What requests read: the mapped table file, the service over it and the
  * catalogue rendered from it, as one reference-counted snapshot. SIGHUP maps
  * a rebuilt file into a new snapshot and swaps it in; requests in flight

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The playground's files, embedded from web/ (see static.h). */
 #include "server/static.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The playground: a static page served at GET / with its script, style sheet
  * and icon under /static/, all compiled into the binary from web/ by
  * scripts/embed.py (src/server/meson.build), so they cannot go missing or

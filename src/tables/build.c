@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "tables/build.h"
 
 #include <errno.h>

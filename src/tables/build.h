@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `grundy tables build`: computes every precomputed section and writes the
  * table file atomically. */
 #ifndef GRUNDY_TABLES_BUILD_H

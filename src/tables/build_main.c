@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grundy-tables-default: builds the default table file during `meson
  * compile`. It links only the engine and the table code, so changes to the
  * API, server or CLI do not force the (minutes-long) table build again;

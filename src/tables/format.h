@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table file: precomputed Grundy values and certified periods, mapped
  * read-only and shared by every daemon on a host.
  *

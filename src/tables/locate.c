@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "tables/locate.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the table file is looked for when no path is given. */
 #ifndef GRUNDY_TABLES_LOCATE_H
 #define GRUNDY_TABLES_LOCATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "tables/progress.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Progress of a table build, for people watching it.
  *
  * The build runs two tracks at once: Grundy's game on its own thread, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A mapped table file: opened once, validated completely, then read-only.
  * Lookups never read outside a section: every index is checked against the
  * facts that validation proved consistent with the section's length. */

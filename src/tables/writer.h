@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building a table file: sections are added in any order, then written in
  * one go to a temporary file that is renamed over the target, so a daemon
  * that has the old file mapped never sees a half-written one. */

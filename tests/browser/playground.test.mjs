@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The playground (GET /) in a real browser: Debian's Chromium driven by
 // playwright-core against a running grundyd. Prints TAP on stdout.
 //

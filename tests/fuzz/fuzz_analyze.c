@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the request path: bytes -> gr_api_analyze -> reply,
  * and the same bytes as a POST /v1/moves body (gr_api_moves: every legal
  * move listed, each position after one answered through the same path).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the table loader: bytes -> a table file ->
  * gr_tables_open, then every reader over every section it accepted.
  *

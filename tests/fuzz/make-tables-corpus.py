@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the seed corpus of the table-loader fuzz target (fuzz_tables.c):
 small valid table files cut from a real one, plus truncated, extended and
 byte-flipped variants of them.

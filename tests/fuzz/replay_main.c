@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays fuzz inputs without libFuzzer: each argument is a file or a
  * directory of files, fed to LLVMFuzzerTestOneInput in turn. Built by meson
  * with the ordinary compiler, so `meson test` replays the committed corpus

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Independent brute-force solvers for the grundyd integration tests.
 
 Written from the rules in docs/api.md (and the facts in references.md), not

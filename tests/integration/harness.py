@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared plumbing for the integration tests (Python 3 stdlib only).
 
 - Tap: TAP output (result / diag / run / skip / finish), thread-safe.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Batch ids and the Prometheus metrics, against the real grundyd on loopback.
 
 - A JSON batch echoes each query's `id` (integers to the 64-bit extremes,

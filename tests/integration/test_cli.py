@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for the grundy command-line tool.
 
 Usage: test_cli.py path/to/grundy [path/to/grundyd]

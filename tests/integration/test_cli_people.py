@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for the grundy CLI as people use it: answers in words,
 JSON when piped, --help of every command, usage errors, --version of both
 tools, the table build's progress on a terminal, and the bash completion.

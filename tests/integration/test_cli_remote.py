@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for `grundy --url`: the same commands answered by a
 running grundyd over HTTP, through the CLI's own HTTP/1.1 client
 (src/cli/http_client.c).

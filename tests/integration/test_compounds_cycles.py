@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compounds, loopy graphs, misere single components, grid, coins and strange
 nim through `grundy query -`, against brute force written here from the rules
 alone. Usage: test_compounds_cycles.py path/to/grundy. Prints TAP.

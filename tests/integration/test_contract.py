@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The request contract, driven by the live catalogue (GET /v1/games).
 
 Usage: test_contract.py path/to/grundyd path/to/grundy

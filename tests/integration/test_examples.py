@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for examples/ndjson_client.py, the Python NDJSON batch
 client, against a spawned grundyd and against a recording loopback server.
 

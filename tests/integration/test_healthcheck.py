@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for `grundy healthcheck`, the probe the container image
 uses as its HEALTHCHECK (the slim runtime image has no HTTP client).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """HTTP integration tests for grundyd.
 
 Usage: test_http.py path/to/grundyd

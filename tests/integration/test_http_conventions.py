@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """HTTP conventions of grundyd over loopback: gzip by Accept-Encoding (the
 catalogue, openapi.yaml, the playground's files, JSON and NDJSON batches;
 `gzip -d` of each gzip answer is byte-identical to the plain answer),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integers as strings: ?integers=string and Accept: application/json;
 integers=string on every route that answers JSON (analyze, moves, JSON and
 NDJSON batches, the catalogue, the tables, health, errors). Each string

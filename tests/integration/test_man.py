@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Tests of the built man pages grundyd(8) and grundy(1).
 
 Usage: test_man.py BUILD_DIR SOURCE_DIR path/to/grundyd path/to/grundy

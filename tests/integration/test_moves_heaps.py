@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """POST /v1/moves for the heap games (nim, subtraction with finite sets and
 rules, octal, Grundy's game, strange nim) against brute force.
 

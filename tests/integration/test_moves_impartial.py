@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """POST /v1/moves for staircase, wythoff, fibonacci, divisor and coins,
 through `grundy moves 'JSON'` (which answers exactly as the endpoint),
 against the brute force of brute.py. Usage: test_moves_impartial.py

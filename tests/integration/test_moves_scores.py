@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """POST /v1/moves for the score games (tictactoe, mnk, stone_row,
 stone_prefix, stone_front3, can_i_win) against the brute force in brute.py.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """POST /v1/moves for the token games, graph and grid, against brute.py.
 
 Usage: test_moves_tokens.py path/to/grundy path/to/grundyd. Prints TAP.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The playground's files over HTTP: GET / and each /static/ asset answer
 200 with their Content-Type, the bytes of web/ (a binary built from older
 files fails), the security and caching headers; HEAD, If-None-Match (304),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """openapi.yaml through Stoplight Prism's validation proxy: grundyd behind
 `prism proxy openapi.yaml http://127.0.0.1:PORT --errors`, and through it
 every curl example of README.md (read from the README, so they stay in

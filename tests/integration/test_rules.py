@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Subtraction games with rule-defined sets ("squares", "powers_of_two",
 "primes") through `grundy query -`, against a brute force written here from
 the rules. Usage: test_rules.py path/to/grundy. Prints TAP.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """HTTP integration tests for grundyd's score games.
 
 Usage: test_scores.py path/to/grundyd

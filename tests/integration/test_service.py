@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Service-level integration tests for grundyd: batch (JSON and streamed
 NDJSON), the catalogue and the operational routes, metrics, CORS, the
 compute pool's isolation, the access log, SIGHUP table reloads, and fault

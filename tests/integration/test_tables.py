@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests for the table file: `grundy tables build`, grundyd
 serving from it, and grundyd refusing bad files.
 

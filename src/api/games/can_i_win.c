@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* can_i_win: pick unused numbers 1..max_choosable; reaching desired_total
  * first wins. */
 #include <inttypes.h>

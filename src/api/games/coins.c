@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* coins: coin-turning games on a row numbered from 1 at the left. The
  * position is the set of heads; a move turns over a set of coins whose
  * rightmost goes from heads to tails. Each head is a component. */

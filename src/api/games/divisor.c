@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* divisor: the mover wins iff n is even; Grundy values by a sieve where the
  * budget allows. */
 #include <inttypes.h>

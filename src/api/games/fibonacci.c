@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fibonacci: Fibonacci nim, decided by the Zeckendorf representation. */
 #include <inttypes.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a game file includes: the registry's types and the shorthands its
  * contract is written in. Each game file in this folder defines one
  * `const gr_game gr_game_NAME` (its fields, conventions, compounds,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* graph: tokens on a finite directed graph, cycles allowed. Client node ids are any
  * integers in range; without "nodes" they are compressed to dense indices. */
 #include <inttypes.h>

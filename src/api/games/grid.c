@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grid: tokens on a rows x cols board, each moved by one of the steps and
  * staying on the board; several tokens may share a square. The board is a
  * graph whose node r * cols + c is square (r, c), so it answers exactly as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grundys_game: split one heap into two unequal heaps; values from the
  * table file's sections or computed to grundys_max_heap. */
 #include <inttypes.h>

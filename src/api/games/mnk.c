@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tictactoe and m,n,k-games: alpha-beta search with a symmetry-reduced
  * transposition table. value is +1, 0 or -1 for the player to move. */
 #include <inttypes.h>

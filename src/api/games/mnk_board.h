@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The answer and the moves of an m,n,k board, shared by mnk and tictactoe. */
 #ifndef GRUNDY_API_GAMES_MNK_BOARD_H
 #define GRUNDY_API_GAMES_MNK_BOARD_H

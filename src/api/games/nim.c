@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nim: normal play through the shared heap sum; misere by Bouton's rule. */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/games/nim_fast.h"
 
 #include "api/games/game.h"

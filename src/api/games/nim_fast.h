@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fast path for the commonest query: a plain normal-play Nim position.
  *
  * It answers a body that is exactly a JSON object with "game": "nim",

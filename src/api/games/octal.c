@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* octal: octal games 0.d1d2...: values from the table file's certified
  * periods, the cache, or computed within the budget. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The registry: the one list of the games the service answers, in the
  * order the catalogue lists them. Each game's contract and hooks are in its
  * own file of this folder. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the score games share: reading a row of stones, the winner from a
  * score, the answer's head and its next row. */
 #include <inttypes.h>

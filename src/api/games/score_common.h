@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the score games (stone_row, stone_prefix, stone_front3,
  * can_i_win). "value" is from the mover's point of view; grundy is null. */
 #ifndef GRUNDY_API_GAMES_SCORE_COMMON_H

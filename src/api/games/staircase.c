@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* staircase: Nim on the odd-numbered stairs. Stairs may hold any count up
  * to 2^63 - 1 each; only a winning move that would push a stair past it is
  * refused (next could not carry it). */

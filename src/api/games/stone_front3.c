@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stone_front3: take 1 to 3 piles from the front; values may be negative. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stone_prefix: take the first x piles, 1 <= x <= 2M, then M = max(M, x). */
 #include <inttypes.h>
 #include <stdio.h>

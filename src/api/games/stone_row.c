@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stone_row: take the first or the last pile; most stones wins. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strange_nim: piles [x, k]; take between 1 and floor(x / k) from one pile.
  * A sum of heaps like any other, so it answers every compound through the
  * shared heap code; each pile carries its own k. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* subtraction: take s tokens from one pile, s from a finite set (or a rule:
  * api/games/subtraction_rules.c). Values and periods from the table file,
  * the cache, or a period search within the budget. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games whose moves are a rule: "squares", "powers_of_two",
  * "primes". The sets are infinite, so values come from the table file's
  * precomputed Grundy values and win/loss bits, up to their documented

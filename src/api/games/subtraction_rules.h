@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subtraction games whose set is a rule ({"rule": R}), answered for
  * api/games/subtraction.c. */
 #ifndef GRUNDY_API_GAMES_SUBTRACTION_RULES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tictactoe: noughts and crosses, the m,n,k-game 3,3,3 (api/games/mnk.c). */
 #include "api/games/game.h"
 #include "api/games/mnk_board.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wythoff: exact P-positions at any size; Grundy values where the dynamic
  * programme fits the budget. */
 #include <inttypes.h>

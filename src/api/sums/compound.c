@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/sums/compound.h"
 
 #include <inttypes.h>

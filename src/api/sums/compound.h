@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compounds other than the disjunctive sum, decided from per-component facts
  * alone (references.md, compounds). Shared by heap games and token games:
  * those supply the values or remoteness and render the moves.

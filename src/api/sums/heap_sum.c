@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/sums/heap_sum.h"
 
 #include "api/sums/compound.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Disjunctive sums of heaps, shared by nim, subtraction, octal games and
  * Grundy's game: per-heap Grundy values, their XOR, a winning move found by
  * the game's own move search, and the answer in the contract's shape. */

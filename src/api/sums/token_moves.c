@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* POST /v1/moves for tokens on a board (graph, grid): every move of the
  * query's compound, from an index (api/sums/token_sum.h states the order). */
 #include <stdlib.h>

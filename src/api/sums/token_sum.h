@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tokens on a directed graph, shared by graph and grid: every compound,
  * misere play of one token, and graphs with cycles (Smith's theory).
  * The games read their own input and say how a node is written. */
