@@ -13,7 +13,8 @@ typedef struct nim_body {
     const char *digits[GR_NIM_FAST_MAX_PILES]; /* each pile as the body wrote it */
     unsigned char ndigits[GR_NIM_FAST_MAX_PILES];
     size_t n;
-    bool game, piles_seen, convention;
+    bool game, piles_seen, convention, explain_seen;
+    bool slim; /* "explain": false */
 } nim_body;
 
 static void skip_ws(nim_body *b)
@@ -83,6 +84,24 @@ static bool read_pile(nim_body *b)
     return true;
 }
 
+/* true or false; false sets slim. */
+static bool read_explain(nim_body *b)
+{
+    skip_ws(b);
+    const char *at = b->s + b->pos;
+    size_t left = b->len - b->pos;
+    if (left >= 4 && memcmp(at, "true", 4) == 0) {
+        b->pos += 4;
+        return true;
+    }
+    if (left >= 5 && memcmp(at, "false", 5) == 0) {
+        b->pos += 5;
+        b->slim = true;
+        return true;
+    }
+    return false;
+}
+
 static bool read_piles(nim_body *b)
 {
     if (!eat(b, '['))
@@ -105,6 +124,7 @@ static bool read_member(nim_body *b)
     bool *seen = n == 4 && memcmp(key, "game", 4) == 0          ? &b->game
                  : n == 5 && memcmp(key, "piles", 5) == 0       ? &b->piles_seen
                  : n == 10 && memcmp(key, "convention", 10) == 0 ? &b->convention
+                 : n == 7 && memcmp(key, "explain", 7) == 0     ? &b->explain_seen
                                                                  : NULL;
     if (!seen || *seen)
         return false;
@@ -113,6 +133,8 @@ static bool read_member(nim_body *b)
         return string_is(b, "nim");
     if (seen == &b->convention)
         return string_is(b, "normal");
+    if (seen == &b->explain_seen)
+        return read_explain(b);
     return read_piles(b);
 }
 
@@ -216,7 +238,10 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
         write_move(out, &b, i, b.piles[i] ^ x);
     else
         gr_buf_str(out, ",\"move\":null,\"next\":null");
-    write_explanation(out, &b, x, i);
+    if (b.slim)
+        gr_buf_put(out, "}", 1);
+    else
+        write_explanation(out, &b, x, i);
     if (out->oom) {
         out->oom = false;
         out->len = start;

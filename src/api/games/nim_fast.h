@@ -3,8 +3,8 @@
  *
  * It answers a body that is exactly a JSON object with "game": "nim",
  * "piles": an array of at most GR_NIM_FAST_MAX_PILES integers written as
- * plain digits (up to 2^63 - 1), and optionally "convention": "normal", in
- * any order, with JSON whitespace, no other member, no string escapes. It
+ * plain digits (up to 2^63 - 1), and optionally "convention": "normal" and
+ * "explain": true or false (false: the slim answer), in any order, with JSON whitespace, no other member, no string escapes. It
  * writes the very bytes the general path (gr_api_analyze) writes for that
  * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
