@@ -12,6 +12,7 @@
 
 #include "api/batch.h"
 #include "api/mem.h"
+#include "server/stream_socket.h"
 
 #define RING_BYTES (256u * 1024u)
 #define READ_CHUNK (64u * 1024u)
@@ -41,12 +42,28 @@ struct gr_stream {
     struct timespec flushed;
     z_stream *z;       /* the job's alone: gzip of the answers, or NULL */
     unsigned char *zout;
+    bool duplex;       /* the socket is ours: answers go to sock, not to the ring */
+    gr_sock_io sock;
+    char *response_head; /* duplex: the response's status line and headers */
+    size_t response_head_len;
 };
 
 /* Room for the deflate output of one write: a stage flush at most. */
 #define ZOUT_BYTES (STAGE_BYTES + 1024u)
 
 static atomic_bool abort_all;
+/* Duplex connections handed back to libmicrohttpd whose close it has not
+ * yet reported (see gr_stream_expected_close). */
+static atomic_uint handed_back;
+
+bool gr_stream_expected_close(void)
+{
+    unsigned n = atomic_load(&handed_back);
+    while (n > 0)
+        if (atomic_compare_exchange_weak(&handed_back, &n, n - 1))
+            return true;
+    return false;
+}
 
 void gr_stream_abort_all(void)
 {
@@ -99,6 +116,7 @@ void gr_stream_release(gr_stream *s)
         deflateEnd(s->z);
     free(s->z);
     free(s->zout);
+    free(s->response_head);
     free(s);
 }
 
@@ -185,9 +203,12 @@ static void wake(gr_stream *s, bool resume)
         MHD_resume_connection(s->conn);
 }
 
-/* Copies n bytes into the ring, waiting for room; false once cancelled. */
+/* Copies n bytes into the ring, waiting for room (or sends them as a chunk
+ * of a duplex stream); false once cancelled. */
 static bool write_out(gr_stream *s, const char *data, size_t n)
 {
+    if (s->duplex)
+        return gr_sock_send(&s->sock, data, n, false);
     while (n > 0) {
         pthread_mutex_lock(&s->mu);
         while (s->len == RING_BYTES && !s->cancelled)
@@ -312,23 +333,39 @@ static bool stopped(gr_stream *s)
     return true;
 }
 
+/* Feeds n bytes of the body and answers every line they complete; false
+ * once the stream stops. */
+static bool answer_chunk(gr_stream *s, gr_line_reader *lr, gr_batch_run *run, const char *chunk, size_t n)
+{
+    const char *line;
+    size_t len;
+    gr_line_kind k;
+    gr_line_reader_feed(lr, chunk, n);
+    while ((k = gr_line_reader_next(lr, &line, &len)) != GR_LINE_NONE)
+        if (stopped(s) || !answer_line(s, run, k, line, len))
+            return false;
+    return true;
+}
+
+/* The last line, when the body does not end with "\n". */
+static void answer_last(gr_stream *s, gr_line_reader *lr, gr_batch_run *run)
+{
+    const char *line;
+    size_t len;
+    gr_line_kind k = gr_line_reader_finish(lr, &line, &len);
+    if (k != GR_LINE_NONE && !stopped(s))
+        answer_line(s, run, k, line, len);
+}
+
 /* Every line of the spool, answered in order. */
 static void answer_spool(gr_stream *s, gr_line_reader *lr, gr_batch_run *run, char *chunk)
 {
     size_t n;
-    const char *line;
-    size_t len;
     rewind(s->spool);
-    while ((n = fread(chunk, 1, READ_CHUNK, s->spool)) > 0) {
-        gr_line_reader_feed(lr, chunk, n);
-        gr_line_kind k;
-        while ((k = gr_line_reader_next(lr, &line, &len)) != GR_LINE_NONE)
-            if (stopped(s) || !answer_line(s, run, k, line, len))
-                return;
-    }
-    gr_line_kind k = gr_line_reader_finish(lr, &line, &len);
-    if (k != GR_LINE_NONE && !stopped(s))
-        answer_line(s, run, k, line, len);
+    while ((n = fread(chunk, 1, READ_CHUNK, s->spool)) > 0)
+        if (!answer_chunk(s, lr, run, chunk, n))
+            return;
+    answer_last(s, lr, run);
 }
 
 void gr_stream_produce(void *stream)
@@ -356,5 +393,73 @@ void gr_stream_produce(void *stream)
     s->suspended = false;
     pthread_mutex_unlock(&s->mu);
     wake(s, resume);
+    gr_stream_release(s);
+}
+
+/* ---- duplex streams: answers while the body uploads ------------------------ */
+
+bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
+                      size_t head_len, unsigned idle_ms)
+{
+    if (fflush(s->spool) != 0 || (gzip && !start_gzip(s)))
+        return false;
+    s->response_head = malloc(head_len);
+    if (!s->response_head || !gr_sock_open(&s->sock, fd, fileno(s->spool), ftello(s->spool), left, idle_ms, &abort_all)) {
+        free(s->response_head);
+        s->response_head = NULL;
+        return false;
+    }
+    memcpy(s->response_head, head, head_len);
+    s->response_head_len = head_len;
+    s->duplex = true;
+    atomic_fetch_add(&snap->refs, 1);
+    s->snap = snap;
+    return true;
+}
+
+/* Answers the body as it arrives, in order; true when every line of it was
+ * answered, false when the client went away or the service stops. Before
+ * each wait for more of the body, the answers so far go out. */
+static bool answer_socket(gr_stream *s, gr_line_reader *lr, gr_batch_run *run, char *chunk)
+{
+    for (;;) {
+        size_t n = gr_sock_take(&s->sock, chunk, READ_CHUNK);
+        if (n > 0 && !answer_chunk(s, lr, run, chunk, n))
+            return false;
+        if (n > 0)
+            continue;
+        if (s->sock.failed)
+            return false;
+        if (s->sock.left == 0)
+            return true;
+        if (s->staged && !flush_stage(s))
+            return false;
+        if (!gr_sock_wait_body(&s->sock)) {
+            stopped(s); /* the service stops: the client is told so */
+            return false;
+        }
+    }
+}
+
+void gr_stream_produce_duplex(void *stream)
+{
+    gr_stream *s = stream;
+    gr_line_reader lr;
+    gr_batch_run run;
+    char *chunk = malloc(READ_CHUNK);
+    gr_batch_run_init(&run, &s->snap->svc);
+    run.observe = s->observe;
+    run.observe_ctx = s->observe_ctx;
+    clock_gettime(CLOCK_MONOTONIC, &s->flushed);
+    gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line);
+    if (chunk && gr_sock_send(&s->sock, s->response_head, s->response_head_len, true) && answer_socket(s, &lr, &run, chunk))
+        answer_last(s, &lr, &run);
+    gr_line_reader_fini(&lr);
+    free(chunk);
+    if (!s->sock.failed && (!s->staged || flush_stage(s)) && (!s->z || deflate_out(s, "", 0, Z_FINISH)))
+        gr_sock_send(&s->sock, "0\r\n\r\n", 5, true);
+    gr_sock_close(&s->sock);
+    atomic_fetch_add(&handed_back, 1);
+    MHD_resume_connection(s->conn); /* libmicrohttpd finds the socket shut and closes the connection */
     gr_stream_release(s);
 }
