@@ -20,6 +20,10 @@
 
 #define GR_NIM_FAST_MAX_PILES 12
 
+/* The room, in bytes, that any answer of the fast path fits in: a caller
+ * whose buffer has this much free never sees it grow. */
+#define GR_NIM_FAST_MAX_ANSWER 3072u
+
 /* Appends the answer to out and returns true, or returns false with out
  * unchanged when the body is not in the fast path's form (or when memory
  * runs out). */
