@@ -9,12 +9,14 @@
  * Connection: close) and hands the connection back to libmicrohttpd to be
  * closed.
  *
- * Flow: received bytes wait in the spool until they are answered, and the
- * spool is emptied whenever answering catches up with receiving, so the file
- * holds the backlog only (the whole body only for a client that reads no
- * answer before it has sent everything). While a send waits for the client
- * to read, receiving goes on, so such a client never deadlocks against the
- * server. Memory is a few fixed buffers whatever the stream's length. */
+ * Flow: the body is read from the socket as it is answered, so a client
+ * that sends faster than the answers are computed is held back by TCP
+ * itself. Only while a send waits for the client to read does the server
+ * receive ahead, into the spool (so a client that reads no answer before it
+ * has sent everything never deadlocks against the server); those bytes are
+ * answered from the spool first, and the spool is emptied once answering
+ * has caught up. So the file holds that backlog only, and memory is a few
+ * fixed buffers whatever the stream's length. */
 #ifndef GRUNDY_SERVER_STREAM_SOCKET_H
 #define GRUNDY_SERVER_STREAM_SOCKET_H
 
@@ -45,12 +47,13 @@ bool gr_sock_open(gr_sock_io *io, int fd, int spool, off_t spooled, uint64_t lef
  * response; libmicrohttpd sees the end of the connection) and closes ours. */
 void gr_sock_close(gr_sock_io *io);
 
-/* Up to max received bytes not yet answered, into buf (also receiving what
- * has arrived meanwhile, without waiting); 0 when there are none now. */
+/* Up to max bytes of the body not yet answered, into buf, without waiting:
+ * from the spool when some wait there, else straight from the socket; 0
+ * when there are none now (or on failure: io->failed). */
 size_t gr_sock_take(gr_sock_io *io, char *buf, size_t max);
 
-/* Waits until more of the body arrives (in slices of at most 100 ms, so
- * that a stop is seen); false when it failed, timed out, or stops. */
+/* Waits until more of the body (or its failure) can be taken, in slices of
+ * at most 100 ms so that a stop is seen; false when it timed out or stops. */
 bool gr_sock_wait_body(gr_sock_io *io);
 
 /* Sends n bytes as one chunk of a chunked response (n 0: nothing), or all

@@ -204,22 +204,36 @@ static char *write_components(char *p, const nim_body *b)
     return p;
 }
 
-static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to)
+/* A number written once and copied where it recurs, like a pile's digits. */
+typedef struct digits {
+    char text[PILE_SLOT];
+    size_t n;
+} digits;
+
+static inline char *put(char *p, const digits *d)
 {
-    uint64_t from = b->piles[i];
+    memcpy(p, d->text, PILE_SLOT);
+    return p + d->n;
+}
+
+static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
+{
+    digits take, to;
+    take.n = gr_u64_digits(b->piles[i] - to_value, take.text);
+    to.n = gr_u64_digits(to_value, to.text);
     p = num(LIT(p, ",\"move\":{\"pile\":"), i);
-    p = num(LIT(p, ",\"take\":"), from - to);
+    p = put(LIT(p, ",\"take\":"), &take);
     p = pile(LIT(p, ",\"from\":"), b, i);
-    p = num(LIT(p, ",\"to\":"), to);
-    p = num(LIT(p, ",\"text\":\"Take "), from - to);
+    p = put(LIT(p, ",\"to\":"), &to);
+    p = put(LIT(p, ",\"text\":\"Take "), &take);
     p = num(LIT(p, " from pile "), i);
     p = pile(LIT(p, " ("), b, i);
-    p = num(LIT(p, " -> "), to);
+    p = put(LIT(p, " -> "), &to);
     p = LIT(p, ").\"},\"next\":{\"piles\":[");
     for (size_t k = 0; k < b->n; k++) {
         if (k)
             *p++ = ',';
-        p = k == i ? num(p, to) : pile(p, b, k);
+        p = k == i ? put(p, &to) : pile(p, b, k);
     }
     return LIT(p, "]}");
 }
