@@ -6,16 +6,22 @@
 #include "server/http.h"
 #include "server/reply.h"
 
-/* Takes the connection over after the first chunk of an NDJSON body, so
- * that its answers flow while the rest uploads (server/http_stream.h), when
- * it is a Content-Length body over HTTP/1.1 with more still to come and the
- * pool has room. Otherwise nothing changes: the stream is answered once the
- * body is whole. */
+/* A duplex stream holds its compute thread while the body uploads, at the
+ * client's pace: at most half the compute threads (at least one) do so at
+ * once, so that slow uploads cannot take every thread; streams past that are
+ * answered once their body is whole, as before. */
+static bool duplex_room(const server_state *st)
+{
+    unsigned cap = st->cfg->compute_threads / 2;
+    return gr_stream_duplex_running() < (cap ? cap : 1);
+}
+
 void http_start_duplex(request *rq, const char *version)
 {
     server_state *st = rq->st;
     uint64_t total;
-    if (strcmp(version, MHD_HTTP_VERSION_1_1) != 0 || !http_declared_length(rq->conn, &total) || total <= rq->len ||
+    if (!duplex_room(st) || strcmp(version, MHD_HTTP_VERSION_1_1) != 0 || !http_declared_length(rq->conn, &total) ||
+        total <= rq->len ||
         MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
         return;
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CONNECTION_FD);

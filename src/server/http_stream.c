@@ -57,6 +57,13 @@ struct gr_stream {
 #define ZOUT_BYTES (STAGE_BYTES + 1024u)
 
 static atomic_bool abort_all;
+static atomic_uint duplex_running;
+
+unsigned gr_stream_duplex_running(void)
+{
+    return atomic_load(&duplex_running);
+}
+
 /* Duplex connections handed back to libmicrohttpd whose close it has not
  * yet reported (see gr_stream_expected_close). */
 static atomic_uint handed_back;
@@ -430,7 +437,7 @@ void gr_stream_produce(void *stream)
 bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
                       size_t head_len, unsigned idle_ms)
 {
-    if (fflush(s->spool) != 0 || (gzip && !start_gzip(s)))
+    if (fflush(s->spool) != 0)
         return false;
     s->response_head = malloc(head_len);
     if (!s->response_head || !gr_sock_open(&s->sock, fd, fileno(s->spool), ftello(s->spool), left, idle_ms, &abort_all)) {
@@ -438,9 +445,16 @@ bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64
         s->response_head = NULL;
         return false;
     }
+    if (gzip && !start_gzip(s)) {
+        gr_sock_close(&s->sock);
+        free(s->response_head);
+        s->response_head = NULL;
+        return false;
+    }
     memcpy(s->response_head, head, head_len);
     s->response_head_len = head_len;
     s->duplex = true;
+    atomic_fetch_add(&duplex_running, 1);
     atomic_fetch_add(&snap->refs, 1);
     s->snap = snap;
     return true;
@@ -481,11 +495,13 @@ void gr_stream_produce_duplex(void *stream)
     run.observe_ctx = s->observe_ctx;
     clock_gettime(CLOCK_MONOTONIC, &s->flushed);
     gr_line_reader_init(&lr, (size_t)s->snap->svc.limits.max_line);
-    if (chunk && gr_sock_send(&s->sock, s->response_head, s->response_head_len, true) && answer_socket(s, &lr, &run, chunk))
+    bool started = chunk && gr_sock_send(&s->sock, s->response_head, s->response_head_len, true);
+    if (started && answer_socket(s, &lr, &run, chunk))
         answer_last(s, &lr, &run);
     gr_line_reader_fini(&lr);
     free(chunk);
-    if (!s->sock.failed && (!s->staged || flush_stage(s)) && (!s->z || deflate_out(s, "", 0, Z_FINISH)))
+    atomic_fetch_sub(&duplex_running, 1); /* before the client can see the end and send another */
+    if (started && !s->sock.failed && (!s->staged || flush_stage(s)) && (!s->z || deflate_out(s, "", 0, Z_FINISH)))
         gr_sock_send(&s->sock, "0\r\n\r\n", 5, true);
     gr_sock_close(&s->sock);
     atomic_fetch_add(&handed_back, 1);

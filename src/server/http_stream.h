@@ -63,6 +63,9 @@ void gr_stream_produce(void *stream);
 bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
                       size_t head_len, unsigned idle_ms);
 
+/* Duplex streams between gr_stream_duplex and the end of their job. */
+unsigned gr_stream_duplex_running(void);
+
 /* Pool job: answers the body as it arrives, ends the response, shuts the
  * socket down, resumes the connection (libmicrohttpd then closes it) and
  * drops the caller's reference. A client silent for idle_ms, or gone, ends
