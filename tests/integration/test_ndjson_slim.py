@@ -15,6 +15,8 @@ grundyd on loopback.
 - A client that sends its whole body before it reads anything does not
   deadlock; one that disconnects half-way leaves the daemon serving; neither
   writes an httpd warning for a stream that ended well.
+- SIGTERM while an upload is half sent: after the drain time the stream
+  ends with a shutting_down line and the daemon exits.
 - A long duplex stream keeps the daemon's RSS bounded (sampled from /proc;
   a loose bound at a small scale: bench/ndjson.sh measures the real one).
 
@@ -23,6 +25,7 @@ Usage: test_ndjson_slim.py path/to/grundyd path/to/grundy. Prints TAP."""
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -398,6 +401,40 @@ def t_no_httpd_warnings(d):
     return ["httpd warnings for streams: %r" % warned[:3]] if len(warned) > 2 else []  # the two disconnects
 
 
+def t_duplex_shutdown(d):
+    """SIGTERM while a duplex upload waits for its second half: after the
+    drain time the stream ends with a shutting_down line, and the daemon
+    exits."""
+    piles, lines = nim_lines(100, 1)
+    body = b"".join(lines)
+    s = socket.create_connection((HOST, d.port), timeout=WAIT)
+    try:
+        s.sendall(post_head(len(body)) + body[:len(body) // 2])
+        r = ChunkedReader(s)
+        status, _ = r.head()
+        got = [r.more()]
+        d.proc.send_signal(signal.SIGTERM)
+        while True:
+            piece = r.more()
+            if not piece:
+                break
+            got.append(piece)
+    finally:
+        s.close()
+    out = b"".join(got).split(b"\n")[:-1]
+    p = [] if status == 200 else ["status %d" % status]
+    if not out or json.loads(out[-1]).get("error", {}).get("code") != "shutting_down":
+        p.append("the stream did not end with a shutting_down line: %r" % out[-1:])
+    p += check_answers(b"\n".join(out[:-1]) + b"\n", piles[:len(out) - 1], "answers before the stop")
+    try:
+        rc = d.proc.wait(WAIT)
+        if rc != 0:
+            p.append("grundyd exited %d" % rc)
+    except subprocess.TimeoutExpired:
+        p.append("grundyd still runs %d s after SIGTERM" % WAIT)
+    return p
+
+
 def rss_kb(pid):
     try:
         with open("/proc/%d/status" % pid) as f:
@@ -503,6 +540,9 @@ def main():
         TAP.run("a long slim NDJSON stream while uploading: every answer, RSS within 64 MB of idle",
                 t_duplex_rss, d)
         d.stop()
+        d = Daemon(binary, "--drain-timeout", "1")
+        TAP.run("SIGTERM during an upload: the stream ends with shutting_down after the drain time, "
+                "the daemon exits", t_duplex_shutdown, d)
 
     return run_main(TAP, "test_ndjson_slim.py", WATCHDOG_SECONDS, body)
 
