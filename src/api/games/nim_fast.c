@@ -70,19 +70,19 @@ static bool string_is(nim_body *b, const char *want)
 static bool read_pile(nim_body *b)
 {
     skip_ws(b);
-    size_t from = b->pos;
+    const char *from = b->s + b->pos, *end = b->s + b->len, *p = from;
     uint64_t v = 0;
-    while (b->pos < b->len && b->s[b->pos] >= '0' && b->s[b->pos] <= '9' && b->pos - from < 20) {
-        v = v * 10 + (unsigned)(b->s[b->pos] - '0'); /* 19 digits stay below 2^64 */
-        if (b->pos - from < PILE_SLOT)
-            b->digits[b->n][b->pos - from] = b->s[b->pos];
-        b->pos++;
+    while (p < end && (unsigned char)(*p - '0') < 10 && p - from < 20) {
+        v = v * 10 + (unsigned)(*p - '0'); /* 19 digits stay below 2^64 */
+        p++;
     }
-    size_t digits = b->pos - from;
-    if (digits == 0 || digits > 19 || v > GR_INT_MAX || (digits > 1 && b->s[from] == '0'))
+    size_t digits = (size_t)(p - from);
+    if (digits == 0 || digits > 19 || v > GR_INT_MAX || (digits > 1 && *from == '0'))
         return false;
-    if (b->pos < b->len && (b->s[b->pos] == '.' || b->s[b->pos] == 'e' || b->s[b->pos] == 'E'))
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
         return false;
+    memcpy(b->digits[b->n], from, digits);
+    b->pos += digits;
     b->piles[b->n] = v;
     b->ndigits[b->n] = (unsigned char)digits;
     b->n++;
@@ -256,7 +256,11 @@ static char *write_explanation(char *p, const nim_body *b, uint64_t x, size_t i)
 
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
 {
-    nim_body b = { .s = body, .len = len };
+    nim_body b; /* its digit slots are written before they are read: not cleared, for speed */
+    b.s = body;
+    b.len = len;
+    b.pos = b.n = 0;
+    b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
     if (!read_body(&b) || b.n > limits->max_items)
         return false;
     if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {
