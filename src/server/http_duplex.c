@@ -25,17 +25,17 @@ void http_start_duplex(request *rq, const char *version)
         MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
         return;
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci || !gr_pool_reserve(st->pool))
+        return;
     bool gzip = gr_codings_choose_gzip(&rq->codings, true);
     char head[1024];
-    size_t head_len = ci ? reply_stream_head(rq, gzip, head, sizeof head) : 0;
-    if (!head_len || !gr_pool_reserve(st->pool))
-        return;
+    size_t head_len = reply_stream_head(rq, gzip, head, sizeof head);
     gr_snapshot *snap = gr_snapshot_acquire(&st->snaps);
-    if (!gr_stream_duplex(rq->stream, snap, gzip, ci->connect_fd, total - rq->len, head, head_len,
-                          st->cfg->conn_timeout * 1000u)) {
+    if (!head_len || !gr_stream_duplex(rq->stream, snap, gzip, ci->connect_fd, total - rq->len, head, head_len,
+                                       st->cfg->conn_timeout * 1000u)) {
         gr_snapshot_release(snap);
         gr_pool_unreserve(st->pool);
-        rq->status = 0;
+        rq->status = 0; /* nothing was sent: the stream is answered as before */
         return;
     }
     rq->snap = snap;
