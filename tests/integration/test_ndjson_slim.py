@@ -17,6 +17,8 @@ grundyd on loopback.
   writes an httpd warning for a stream that ended well.
 - SIGTERM while an upload is half sent: after the drain time the stream
   ends with a shutting_down line and the daemon exits.
+- A second stream while an upload holds the duplex slot is answered once
+  whole.
 - A long duplex stream keeps the daemon's RSS bounded (sampled from /proc;
   a loose bound at a small scale: bench/ndjson.sh measures the real one).
 
@@ -401,6 +403,51 @@ def t_no_httpd_warnings(d):
     return ["httpd warnings for streams: %r" % warned[:3]] if len(warned) > 2 else []  # the two disconnects
 
 
+def read_all(sock):
+    r = ChunkedReader(sock)
+    status, headers = r.head()
+    pieces = []
+    while True:
+        piece = r.more()
+        if not piece:
+            break
+        pieces.append(piece)
+    return status, headers, b"".join(pieces)
+
+
+def t_duplex_and_fallback(port):
+    """While one upload holds a duplex stream (the cap is half the compute
+    threads, at least one), a second stream is answered once whole."""
+    p = []
+    piles_a, lines_a = nim_lines(200, 21)
+    piles_b, lines_b = nim_lines(50, 22)
+    body_a, body_b = b"".join(lines_a), b"".join(lines_b)
+    a = socket.create_connection((HOST, port), timeout=WAIT)
+    b = socket.create_connection((HOST, port), timeout=WAIT)
+    try:
+        a.sendall(post_head(len(body_a)) + body_a[:len(body_a) // 2])
+        ra = ChunkedReader(a)
+        status, _ = ra.head()
+        got = [ra.more()]  # A is answering while it uploads
+        b.sendall(post_head(len(body_b)) + body_b)
+        time.sleep(0.2)
+        a.sendall(body_a[len(body_a) // 2:])
+        while True:
+            piece = ra.more()
+            if not piece:
+                break
+            got.append(piece)
+        p += check_answers(b"".join(got), piles_a, "the duplex stream")
+        status_b, headers_b, text_b = read_all(b)
+        if status_b != 200:
+            p.append("the second stream: status %d" % status_b)
+        p += check_answers(text_b, piles_b, "the stream past the cap")
+    finally:
+        a.close()
+        b.close()
+    return p
+
+
 def t_duplex_shutdown(d):
     """SIGTERM while a duplex upload waits for its second half: after the
     drain time the stream ends with a shutting_down line, and the daemon
@@ -532,6 +579,8 @@ def main():
                 t_duplex_malformed, d.port)
         TAP.run("NDJSON: a client that reads only after sending everything gets every answer (no deadlock)",
                 t_duplex_no_read, d.port)
+        TAP.run("NDJSON: a second stream while an upload holds the duplex slot is answered once whole",
+                t_duplex_and_fallback, d.port)
         TAP.run("NDJSON: clients gone mid-upload and mid-answer; the daemon streams the next one",
                 t_duplex_disconnect, d)
         TAP.run("streams that ended well log no httpd warning", t_no_httpd_warnings, d)
