@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # NDJSON at memory speed (issue 19): LINES Nim queries of 3 piles of random
 # sizes up to 10^18, generated once into two files (full answers, and slim
 # ones: the same queries with "explain": false), streamed through one curl

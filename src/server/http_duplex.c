@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/http_duplex.h"
 
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "server/stream_socket.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The socket side of a duplex NDJSON stream (server/http_stream.h).
  *
  * libmicrohttpd sends a response only once the request's body is whole. For

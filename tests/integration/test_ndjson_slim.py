@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Slim answers and NDJSON answered while it uploads, against the real
 grundyd on loopback.
 
