@@ -384,12 +384,34 @@ def t_cors(port):
     return p
 
 
+def t_cors_any_origin(port):
+    """With --cors-origins "*" an answer carries Access-Control-Allow-Origin
+    only when the request has an Origin, so Vary must name Origin: else a
+    cache keeps the answer without it and hands that to a browser's page."""
+    p = []
+    for method, path, body, hdrs in (("GET", "/v1/games", None, {}), ("GET", "/v1/tables", None, {}),
+                                     ("GET", "/openapi.yaml", None, GZIP),
+                                     ("POST", "/v1/analyze", b'{"game":"nim","piles":[3]}', {})):
+        with_origin = fetch(port, method, path, dict(hdrs, Origin="http://any.example"), body)
+        without = fetch(port, method, path, hdrs, body)
+        if with_origin.header("Access-Control-Allow-Origin") != "*":
+            p.append("%s %s with an Origin: ACAO %r" % (method, path, with_origin.header("Access-Control-Allow-Origin")))
+        if with_origin.header("Access-Control-Allow-Origin") == without.header("Access-Control-Allow-Origin"):
+            continue
+        for r, how in ((with_origin, "with"), (without, "without")):
+            if "origin" not in vary(r):
+                p.append("%s %s %s an Origin: ACAO %r but Vary %r" % (
+                    method, path, how, r.header("Access-Control-Allow-Origin"), r.header("Vary")))
+    return p
+
+
 def main():
     binary = sys.argv[1]
 
     def body():
         d = Daemon(binary, "--cors-origins", ORIGINS)
         other = Daemon(binary)
+        star = Daemon(binary, "--cors-origins", "*")
         TAP.run("gzip -d of each fixed body's gzip answer is the plain answer; HEAD agrees", t_gzip_fixed, d.port)
         TAP.run("gzip of JSON and NDJSON batch answers decodes to the plain answer", t_gzip_batch, d.port)
         TAP.run("Accept-Encoding: qualities, identity and * honoured", t_accept_encoding, d.port)
@@ -399,7 +421,8 @@ def main():
                 d.port)
         TAP.run("X-Request-Id: sane kept, insane replaced, absent made; echoed and logged", t_request_ids, d)
         TAP.run("CORS: preflight and answers for allowed and disallowed origins", t_cors, d.port)
-        for x in (d, other):
+        TAP.run("CORS \"*\": answers that differ by Origin say Vary: Origin", t_cors_any_origin, star.port)
+        for x in (d, other, star):
             x.stop()
 
     return run_main(TAP, "test_http_conventions.py", WATCHDOG_SECONDS, body)
