@@ -69,8 +69,15 @@ def t_query_same_as_local(grundy, url):
 
 
 def t_query_lines(grundy, url):
-    lines = "\n".join(QUERIES[:4] + ["", "  ", QUERIES[7], QUERIES[4]]).encode() + b"\n"
+    # "id" belongs to batch queries: a line of `query -` is refused for it as
+    # POST /v1/analyze and `query 'JSON'` refuse it, in-process as well.
+    with_id = '{"id":7,"game":"nim","piles":[3]}'
+    lines = "\n".join(QUERIES[:4] + ["", "  ", QUERIES[7], with_id, QUERIES[4]]).encode() + b"\n"
     p = []
+    one = run([grundy, "query", "--json", with_id])
+    each = run([grundy, "query", "--json", "-"], stdin=with_id.encode() + b"\n")
+    if one[:3] != each[:3] or b"inapplicable_field" not in one[1]:
+        p.append("query 'JSON' %r, query - %r for a query with an id" % (one[:3], each[:3]))
     for mode in ("--json", "--human"):
         local = run([grundy, "query", mode, "-"], stdin=lines)
         remote = run([grundy, "query", mode, "--url", url, "-"], stdin=lines)
