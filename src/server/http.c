@@ -130,7 +130,6 @@ static void read_int_form(request *rq)
     if (ok)
         return;
     rq->int_form = GR_INTS_NUMBER;
-    _Static_assert(sizeof rq->early_message >= sizeof bad + 200, "room for the whole advice");
     snprintf(rq->early_message, sizeof rq->early_message,
              "%s integers=\"%s\" is not a form of integers; send integers=string (every integer of the "
              "answer as a decimal string) or integers=number (the default)",
