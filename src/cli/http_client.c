@@ -435,6 +435,30 @@ static gr_http_result read_line(conn *c, const char **line)
     return GR_HTTP_OK;
 }
 
+static int hex_digit(char ch)
+{
+    return ch >= '0' && ch <= '9'   ? ch - '0'
+           : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+           : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                    : -1;
+}
+
+/* The size of a chunk-size line: hex digits only (RFC 9112 section 7.1; no
+ * sign, blank or 0x, which strtoull would take), then blanks, extensions or
+ * the line end. At most 2^60 - 1, so never pass_body's "to the close". */
+static bool chunk_size(const char *line, uint64_t *size)
+{
+    const char *p = line;
+    uint64_t v = 0;
+    for (int d; (d = hex_digit(*p)) >= 0; p++) {
+        if (v >> 56)
+            return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    *size = v;
+    return p > line && (*p == ';' || *p == '\r' || *p == '\n' || *p == ' ' || *p == '\t');
+}
+
 static gr_http_result pass_chunked(conn *c, gr_http_sink *sink, void *ctx)
 {
     for (;;) {
@@ -442,10 +466,8 @@ static gr_http_result pass_chunked(conn *c, gr_http_sink *sink, void *ctx)
         gr_http_result r = read_line(c, &line);
         if (r != GR_HTTP_OK)
             return r;
-        char *end;
-        errno = 0;
-        unsigned long long size = strtoull(line, &end, 16);
-        if (errno || end == line || (*end != ';' && *end != '\r' && *end != '\n' && *end != ' '))
+        uint64_t size;
+        if (!chunk_size(line, &size))
             return fail(c, GR_HTTP_PROTOCOL, "a malformed chunk size in the answer");
         if (size == 0)
             break;

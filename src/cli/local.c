@@ -159,7 +159,10 @@ int gr_local_moves(const gr_local *l, const char *query)
 
 typedef struct line_ctx {
     const gr_local *local;
-    bool skip_blank; /* `query -` skips blank lines; `batch` answers them with an error */
+    /* `query -`: blank lines skipped, each other line answered as POST
+     * /v1/analyze answers it ("id" refused). `batch`: each line a batch
+     * query (blank lines an error, "id" echoed). */
+    bool query;
     bool human;
     unsigned long answered;
 } line_ctx;
@@ -175,12 +178,14 @@ static bool blank(const char *line, size_t len)
 static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
 {
     line_ctx *c = ctx;
-    if (k == GR_LINE_OK && c->skip_blank && blank(line, len))
+    if (k == GR_LINE_OK && c->query && blank(line, len))
         return 0;
     gr_reply r;
     bool scoped = gr_mem_begin(); /* the line's scratch memory, released once printed */
     if (k == GR_LINE_TOO_LONG)
         gr_api_line_too_long(&c->local->svc, &r);
+    else if (c->query)
+        gr_api_analyze(&c->local->svc, line, len, &r);
     else
         gr_api_batch_line(&c->local->svc, line, len, &r);
     int failed = emit(&r, c->human, c->answered > 0); /* a blank line between answers in words */
@@ -194,7 +199,7 @@ static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
  * `query 'JSON'` would take it); `batch` holds them to limits.max_line. */
 int gr_local_query_lines(const gr_local *l, FILE *in, bool human)
 {
-    line_ctx c = { .local = l, .skip_blank = true, .human = human };
+    line_ctx c = { .local = l, .query = true, .human = human };
     return gr_cli_lines(in, stdout, SIZE_MAX, answer_line, &c);
 }
 

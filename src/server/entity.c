@@ -67,14 +67,12 @@ struct MHD_Response *gr_entity_response(const gr_entity *e, const gr_codings *co
     const char *tag = gz ? e->gz_tag : e->plain_tag;
     const void *body = gz ? (const void *)e->gz : (const void *)e->plain;
     size_t len = gz ? e->gz_len : e->plain_len;
-    if (gr_etag_matches(if_none_match, tag)) {
-        *status = MHD_HTTP_NOT_MODIFIED;
-        body = "";
-        len = 0;
-    } else {
-        *status = MHD_HTTP_OK;
-    }
-    *bytes = len;
+    /* A 304 keeps the representation's body: libmicrohttpd sends none with
+     * a 304 but writes its length as Content-Length, which RFC 9110 section
+     * 8.6 allows only when it is the 200's length. */
+    bool not_modified = gr_etag_matches(if_none_match, tag);
+    *status = not_modified ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK;
+    *bytes = not_modified ? 0 : len;
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)(uintptr_t)body,
                                                                 MHD_RESPMEM_PERSISTENT);
     if (!resp)

@@ -35,7 +35,8 @@ bool gr_etag_matches(const char *if_none_match, const char *tag);
  * choose, 200 with its body, or 304 with none when if_none_match names
  * its tag. Either carries ETag and Cache-Control: no-cache (revalidate
  * every time, cheap with the tag); a gzip body Content-Encoding: gzip.
- * Sets *status and *bytes (the body's length); NULL when out of memory. */
+ * Sets *status and *bytes (the length of the body sent: 0 for a 304);
+ * NULL when out of memory. */
 struct MHD_Response *gr_entity_response(const gr_entity *e, const gr_codings *codings,
                                         const char *if_none_match, int *status, uint64_t *bytes);
 

@@ -42,14 +42,16 @@ static bool route_negotiates(route_id r)
     return r == ROUTE_GAMES || r == ROUTE_OPENAPI || r == ROUTE_PLAYGROUND || r == ROUTE_BATCH;
 }
 
-/* Vary names what chose this response besides the URL: the Origin, when
- * only some origins are allowed; Accept-Encoding on the routes that
- * negotiate a content coding; Accept on the cacheable JSON documents, whose
- * integers Accept's integers= parameter may turn into strings. */
+/* Vary names what chose this response besides the URL: the Origin,
+ * whenever CORS is on (even with "*", an answer to a request without an
+ * Origin carries no Access-Control-Allow-Origin, and a cache must not hand
+ * it to a browser's page); Accept-Encoding on the routes that negotiate a
+ * content coding; Accept on the cacheable JSON documents, whose integers
+ * Accept's integers= parameter may turn into strings. */
 static void add_vary(struct MHD_Response *resp, const request *rq)
 {
     const char *list = rq->st->cfg->cors_origins;
-    bool origin = list && *list && strcmp(list, "*") != 0;
+    bool origin = list && *list;
     bool encoding = route_negotiates(rq->route);
     bool accept = rq->route == ROUTE_GAMES || rq->route == ROUTE_TABLES;
     char vary[48] = "";

@@ -82,7 +82,8 @@ typedef struct request {
     bool gzipped;        /* rq->reply.body is gzip (a JSON batch answer) */
     gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
     bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
-    char early_message[192]; /* EARLY_BAD_INTEGERS: what was refused and what to send */
+    char early_message[256]; /* EARLY_BAD_INTEGERS: what was refused (its value cut to 47
+                              * characters) and what to send, whole */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */

@@ -375,7 +375,9 @@ def t_completion(grundy, grundyd, tmp):
           '{"game":"stone_front3"']),
         ("grundy", [grundy, "moves", '{"piles":[1], "game": "ni'], ['{"piles":[1], "game": "nim"']),
         ("grundyd", [grundyd, "--po"], ["--port"]),
-        ("grundyd", [grundyd, "--access-log", ""], ["on", "off"]),
+        # the values --help lists for it ("--access-log on|off|json")
+        ("grundyd", [grundyd, "--access-log", ""], ["on", "off", "json"]),
+        ("grundyd", [grundyd, "--access-log", "j"], ["json"]),
         ("grundyd", [grundyd, "--tables", os.path.join(tmp, "quiet.tab")], [os.path.join(tmp, "quiet.tables")]),
     ]
     script = COMPLETION_SCRIPT

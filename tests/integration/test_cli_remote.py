@@ -69,8 +69,15 @@ def t_query_same_as_local(grundy, url):
 
 
 def t_query_lines(grundy, url):
-    lines = "\n".join(QUERIES[:4] + ["", "  ", QUERIES[7], QUERIES[4]]).encode() + b"\n"
+    # "id" belongs to batch queries: a line of `query -` is refused for it as
+    # POST /v1/analyze and `query 'JSON'` refuse it, in-process as well.
+    with_id = '{"id":7,"game":"nim","piles":[3]}'
+    lines = "\n".join(QUERIES[:4] + ["", "  ", QUERIES[7], with_id, QUERIES[4]]).encode() + b"\n"
     p = []
+    one = run([grundy, "query", "--json", with_id])
+    each = run([grundy, "query", "--json", "-"], stdin=with_id.encode() + b"\n")
+    if one[:3] != each[:3] or b"inapplicable_field" not in one[1]:
+        p.append("query 'JSON' %r, query - %r for a query with an id" % (one[:3], each[:3]))
     for mode in ("--json", "--human"):
         local = run([grundy, "query", mode, "-"], stdin=lines)
         remote = run([grundy, "query", mode, "--url", url, "-"], stdin=lines)
@@ -342,6 +349,12 @@ def t_failures(grundy):
         ("not HTTP", [b"SSH-2.0-OpenSSH\r\n\r\n"], 3, "not an HTTP"),
         ("broken body", [b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"game\""], 3, "middle of the answer"),
         ("bad chunk", [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"], 3, "chunk size"),
+        # a chunk size is hex digits only (RFC 9112 section 7.1): no sign, blank or 0x
+        ("negative chunk", [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n{}\r\n"], 3, "chunk size"),
+        ("0x chunk", [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0x2\r\n{}\r\n0\r\n\r\n"], 3,
+         "chunk size"),
+        ("blank chunk", [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n 2\r\n{}\r\n0\r\n\r\n"], 3,
+         "chunk size"),
         ("HTML 502", [b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<h1>x</h1"],
          3, "HTTP 502"),
         ("JSON 422", [b"HTTP/1.1 422 Unprocessable\r\nContent-Type: application/json\r\nContent-Length: 53\r\n\r\n"

@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import zlib
@@ -225,6 +226,8 @@ def t_not_modified(port):
     for path, (plain_tag, gzip_tag) in tags.items():
         for accept, tag, other in ((None, plain_tag, gzip_tag), (GZIP, gzip_tag, plain_tag)):
             base = dict(accept or {})
+            # RFC 9110 section 8.6: a 304's Content-Length, if any, is the 200's
+            full = str(len(fetch(port, "GET", path, base).raw))
             for inm in (tag, "W/" + tag, '"0000000000000000", ' + tag, 'W/"1", W/' + tag + ' ,"2"', "*"):
                 for method in ("GET", "HEAD"):
                     r = fetch(port, method, path, dict(base, **{"If-None-Match": inm}))
@@ -232,12 +235,38 @@ def t_not_modified(port):
                             or "accept-encoding" not in vary(r) or not r.header("X-Request-Id"):
                         p.append("%s %s (%s) If-None-Match %s: %r ETag %r Vary %r" % (
                             method, path, "gzip" if accept else "plain", inm, r, r.header("ETag"), r.header("Vary")))
+                    if r.header("Content-Length") not in (None, full):
+                        p.append("%s %s (%s) 304: Content-Length %r, but the 200 has %s bytes" % (
+                            method, path, "gzip" if accept else "plain", r.header("Content-Length"), full))
             for inm in ('"0000000000000000"', tag[:-2] + '"', '"' + tag + '"', tag.strip('"')) + \
                     ((other,) if other != tag else ()):
                 r = fetch(port, "GET", path, dict(base, **{"If-None-Match": inm}))
                 if r.status != 200 or not r.raw or r.header("ETag") != tag:
                     p.append("GET %s If-None-Match %s (not its tag %s): %r" % (path, inm, tag, r))
     return p
+
+
+def t_not_modified_sends_no_body(port):
+    """A 304 carries the 200's Content-Length but no body: the next answer
+    on the same connection starts right after its head."""
+    tag = fetch(port, "GET", "/v1/games").header("ETag")
+    s = socket.create_connection((HOST, port), timeout=20)
+    try:
+        s.sendall(("GET /v1/games HTTP/1.1\r\nHost: x\r\nIf-None-Match: %s\r\n\r\n"
+                   "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % tag).encode())
+        data = b""
+        for _ in range(1000):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        s.close()
+    first, _, rest = data.partition(b"\r\n\r\n")
+    if not first.startswith(b"HTTP/1.1 304 ") or not rest.startswith(b"HTTP/1.1 200 ") \
+            or not rest.endswith(b'{"status":"ok"}'):
+        return ["304 then GET /healthz on one connection: %r" % data[:600]]
+    return []
 
 
 # ---------------------------------------------------------------------------
@@ -355,20 +384,45 @@ def t_cors(port):
     return p
 
 
+def t_cors_any_origin(port):
+    """With --cors-origins "*" an answer carries Access-Control-Allow-Origin
+    only when the request has an Origin, so Vary must name Origin: else a
+    cache keeps the answer without it and hands that to a browser's page."""
+    p = []
+    for method, path, body, hdrs in (("GET", "/v1/games", None, {}), ("GET", "/v1/tables", None, {}),
+                                     ("GET", "/openapi.yaml", None, GZIP),
+                                     ("POST", "/v1/analyze", b'{"game":"nim","piles":[3]}', {})):
+        with_origin = fetch(port, method, path, dict(hdrs, Origin="http://any.example"), body)
+        without = fetch(port, method, path, hdrs, body)
+        if with_origin.header("Access-Control-Allow-Origin") != "*":
+            p.append("%s %s with an Origin: ACAO %r" % (method, path, with_origin.header("Access-Control-Allow-Origin")))
+        if with_origin.header("Access-Control-Allow-Origin") == without.header("Access-Control-Allow-Origin"):
+            continue
+        for r, how in ((with_origin, "with"), (without, "without")):
+            if "origin" not in vary(r):
+                p.append("%s %s %s an Origin: ACAO %r but Vary %r" % (
+                    method, path, how, r.header("Access-Control-Allow-Origin"), r.header("Vary")))
+    return p
+
+
 def main():
     binary = sys.argv[1]
 
     def body():
         d = Daemon(binary, "--cors-origins", ORIGINS)
         other = Daemon(binary)
+        star = Daemon(binary, "--cors-origins", "*")
         TAP.run("gzip -d of each fixed body's gzip answer is the plain answer; HEAD agrees", t_gzip_fixed, d.port)
         TAP.run("gzip of JSON and NDJSON batch answers decodes to the plain answer", t_gzip_batch, d.port)
         TAP.run("Accept-Encoding: qualities, identity and * honoured", t_accept_encoding, d.port)
         TAP.run("ETags: per representation, content hashes, the same after a restart", t_etags, d.port, other.port)
         TAP.run("If-None-Match: 304 for the tag, W/, lists and *; 200 otherwise", t_not_modified, d.port)
+        TAP.run("a 304 sends no body, and the next answer on its connection follows it", t_not_modified_sends_no_body,
+                d.port)
         TAP.run("X-Request-Id: sane kept, insane replaced, absent made; echoed and logged", t_request_ids, d)
         TAP.run("CORS: preflight and answers for allowed and disallowed origins", t_cors, d.port)
-        for x in (d, other):
+        TAP.run("CORS \"*\": answers that differ by Origin say Vary: Origin", t_cors_any_origin, star.port)
+        for x in (d, other, star):
             x.stop()
 
     return run_main(TAP, "test_http_conventions.py", WATCHDOG_SECONDS, body)

@@ -198,6 +198,13 @@ def t_refused(port):
         if r.status != 400 or err.get("code") != "bad_request" or err.get("field") != "integers" \
                 or "integers=string" not in err.get("message", ""):
             p.append("%s %s %r: %r" % (method, path, headers, r))
+    # A long value is cut in the message, the advice after it never.
+    for path, headers in (("/v1/analyze?integers=" + "x" * 60, {}),
+                          ("/v1/analyze", {"Accept": "application/json; integers=" + "y" * 60})):
+        r = c.request("POST", path, encode({"game": "nim", "piles": [1]}), headers)
+        message = ((r.json or {}).get("error") or {}).get("message", "")
+        if r.status != 400 or not message.endswith("or integers=number (the default)"):
+            p.append("a 60-character integers= value: %d %r" % (r.status, message))
     r = ndjson(port, "/v1/batch?integers=text")
     if r.status != 400 or ((r.json or {}).get("error") or {}).get("field") != "integers":
         p.append("NDJSON ?integers=text: %r" % r)
