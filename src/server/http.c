@@ -12,7 +12,8 @@
  * (MHD_suspend_connection) and handed to the compute pool, whose bounded
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
- * light queries keep their latency while the pool is saturated. */
+ * light queries keep their latency while the pool is saturated. A job that
+ * waited in the queue past --queue-wait-ms is answered 503 instead of run. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -333,14 +334,43 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 /* ---- answering ------------------------------------------------------------ */
 
 
-static void analyze_job(void *arg)
+/* Hands the job's reply to the HTTP thread. */
+static void job_done(request *rq)
 {
-    request *rq = arg;
-    gr_api_analyze(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply);
-    rq->game = rq->reply.game;
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
+}
+
+/* A job that waited for a compute thread longer than --queue-wait-ms is
+ * answered 503 (with Retry-After) instead of run: its client has waited
+ * long enough, and the work would only lengthen the queue. */
+static bool queue_expired(request *rq)
+{
+    uint64_t limit_ms = rq->st->cfg->queue_wait_ms;
+    uint64_t waited_us = micros_since(&rq->queued);
+    if (limit_ms == 0 || waited_us <= limit_ms * 1000)
+        return false;
+    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the query waited %llu ms for a compute thread, past the limit of %llu ms "
+            "(--queue-wait-ms), and was not run; retry after a second",
+            (unsigned long long)(waited_us / 1000), (unsigned long long)limit_ms);
+    gr_api_error_reply(&e, &rq->reply);
+    job_done(rq);
+    return true;
+}
+
+static void analyze_job(void *arg)
+{
+    request *rq = arg;
+    if (queue_expired(rq))
+        return;
+    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
+    gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
+    rq->game = rq->reply.game;
+    job_done(rq);
 }
 
 /* Replaces the reply's body by its gzip form when the client takes gzip
@@ -361,15 +391,15 @@ static void gzip_reply(request *rq)
 static void batch_job(void *arg)
 {
     request *rq = arg;
+    if (queue_expired(rq))
+        return;
     gr_batch_run run;
     gr_batch_run_init(&run, &rq->snap->svc);
     run.observe = count_batch_query;
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
     gzip_reply(rq);
-    struct MHD_Connection *conn = rq->conn;
-    atomic_store(&rq->state, RQ_DONE);
-    MHD_resume_connection(conn);
+    job_done(rq);
 }
 
 /* Every move of a position evaluates a position: always the compute pool's
@@ -378,12 +408,12 @@ static void batch_job(void *arg)
 static void moves_job(void *arg)
 {
     request *rq = arg;
+    if (queue_expired(rq))
+        return;
     gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
-    struct MHD_Connection *conn = rq->conn;
-    atomic_store(&rq->state, RQ_DONE);
-    MHD_resume_connection(conn);
+    job_done(rq);
 }
 
 /* Suspends the connection and queues fn(rq) on the compute pool, or 503. */
@@ -395,12 +425,14 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
     MHD_suspend_connection(rq->conn);
+    clock_gettime(CLOCK_MONOTONIC, &rq->queued);
     gr_pool_push(rq->st->pool, fn, rq);
     return MHD_YES;
 }
 
 /* The inline attempt: answered here unless it runs out of the inline
- * budget, in which case the whole query moves to the pool. */
+ * budget, in which case the whole query moves to the pool, where it gets
+ * the CPU time the inline attempt left of --query-cpu-ms. */
 static enum MHD_Result answer_analyze(request *rq)
 {
     const gr_service *svc = &rq->snap->svc;
@@ -408,7 +440,9 @@ static enum MHD_Result answer_analyze(request *rq)
         return offload(rq, analyze_job);
     bool scoped = gr_mem_begin();
     gr_reply r;
-    bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
+    gr_attempt a = { .steps = rq->st->cfg->inline_budget };
+    bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
+    rq->inline_cpu_ns = a.cpu_used_ns;
     rq->game = r.game;
     rq->error = r.error;
     bool kept = done && reply_keep(rq, &r);
