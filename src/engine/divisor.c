@@ -31,10 +31,13 @@ static uint64_t divisor_cost(uint64_t n)
     return steps > UINT64_MAX ? UINT64_MAX : (uint64_t)steps;
 }
 
-/* spf[m] = smallest prime factor of m, for 2 <= m <= n (Eratosthenes). */
-static void divisor_sieve(uint32_t *spf, uint64_t n)
+/* spf[m] = smallest prime factor of m, for 2 <= m <= n (Eratosthenes).
+ * Paid for by the caller; ticks b, whose deadline may stop it (false). */
+static bool divisor_sieve(uint32_t *spf, uint64_t n, gr_budget *b)
 {
     for (uint64_t i = 2; i <= n; i++) {
+        if (!gr_budget_tick(b, 1))
+            return false;
         if (spf[i] != 0)
             continue;
         spf[i] = (uint32_t)i;
@@ -42,7 +45,10 @@ static void divisor_sieve(uint32_t *spf, uint64_t n)
             if (spf[j] == 0)
                 spf[j] = (uint32_t)i;
         }
+        if (!gr_budget_tick(b, i * i <= n ? (n - i * i) / i + 1 : 0))
+            return false;
     }
+    return true;
 }
 
 /* All divisors of m >= 1 (unordered) from its factorisation; returns how many. */
@@ -101,8 +107,7 @@ gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values)
     if (!spf)
         return GR_ENOMEM;
     values[0] = 0;
-    divisor_sieve(spf, n);
-    gr_status st = divisor_values(spf, n, b, values);
+    gr_status st = divisor_sieve(spf, n, b) ? divisor_values(spf, n, b, values) : GR_ELIMIT;
     free(spf);
     return st;
 }
