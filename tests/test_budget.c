@@ -131,6 +131,30 @@ START_TEST(test_share)
 }
 END_TEST
 
+/* A lazy deadline reads the clock first after GR_BUDGET_CHECK_STEPS steps
+ * and counts its limit from there; work that ends before costs no reading. */
+START_TEST(test_lazy)
+{
+    fake_clock c = { 7000, 0 };
+    gr_deadline d;
+    gr_deadline_start_lazy(&d, 100, NULL, fake_now, &c);
+    gr_budget b = gr_budget_make_deadline(UINT64_MAX, &d);
+    ck_assert(gr_budget_spend(&b, GR_BUDGET_CHECK_STEPS - 1));
+    ck_assert_uint_eq(c.reads, 0);
+    ck_assert_uint_eq(gr_deadline_elapsed(&d), 0);
+    ck_assert_uint_eq(c.reads, 0);
+    c.now = 9000;
+    ck_assert(gr_budget_spend(&b, 1)); /* the first reading starts the limit: 9000 + 100 */
+    ck_assert_uint_eq(c.reads, 1);
+    c.now = 9099;
+    ck_assert(gr_budget_spend(&b, GR_BUDGET_CHECK_STEPS));
+    ck_assert_uint_eq(gr_deadline_elapsed(&d), 99);
+    c.now = 9100;
+    ck_assert(!gr_budget_spend(&b, GR_BUDGET_CHECK_STEPS));
+    ck_assert_int_eq(gr_budget_stopped(&b), GR_STOP_CPU);
+}
+END_TEST
+
 /* The real clock: a solver that would run for about a billion steps
  * (the move to 0 of strange nim at x = 10^18, k = 10^9) stops within a loose bound of a
  * 20 ms deadline of the thread's CPU time. */
@@ -158,6 +182,7 @@ static Suite *budget_suite(void)
     tcase_add_test(tc, test_tick);
     tcase_add_test(tc, test_cancel);
     tcase_add_test(tc, test_share);
+    tcase_add_test(tc, test_lazy);
     tcase_add_test(tc, test_thread_clock_stops_a_solver);
     suite_add_tcase(s, tc);
     return s;

@@ -42,8 +42,10 @@ typedef uint64_t (*gr_clock_fn)(void *ctx);
 typedef struct gr_deadline {
     gr_clock_fn clock;         /* NULL: the calling thread's CPU time */
     void *clock_ctx;
-    uint64_t start_ns;         /* the clock when the deadline was set */
+    uint64_t start_ns;         /* the clock when the deadline was set (or first read, when lazy) */
     uint64_t end_ns;           /* the clock at which work stops */
+    uint64_t limit_ns;         /* end_ns - start_ns, saturated */
+    bool started;              /* false until a lazy deadline's first reading */
     const atomic_bool *cancel; /* NULL, or raised by another thread to stop the work */
     gr_budget_stop stop;       /* GR_STOP_CPU or GR_STOP_CANCEL once it stopped work */
 } gr_deadline;
@@ -114,7 +116,15 @@ void gr_deadline_start(gr_deadline *d, uint64_t limit_ns, const atomic_bool *can
 void gr_deadline_start_clock(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel,
                              gr_clock_fn clock, void *clock_ctx);
 
-/* Nanoseconds of d's clock since it was started. */
+/* gr_deadline_start_clock without reading the clock now: the limit counts
+ * from the first reading, after GR_BUDGET_CHECK_STEPS steps, so work that
+ * ends before it (most queries) never reads the clock and counts as 0 ns.
+ * For many short pieces of work, where two readings each would show. */
+void gr_deadline_start_lazy(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel,
+                            gr_clock_fn clock, void *clock_ctx);
+
+/* Nanoseconds of d's clock since it was started (0 for a lazy deadline
+ * never read). */
 uint64_t gr_deadline_elapsed(const gr_deadline *d);
 
 /* The calling thread's CPU time in nanoseconds. */

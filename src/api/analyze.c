@@ -236,7 +236,7 @@ void gr_explain_stop(const gr_limits *limits, const gr_budget *budget, bool batc
                 "(the least of --query-cpu-ms, %llu ms, and what the queries before it left of the "
                 "batch's --batch-cpu-ms, %llu ms, but at least a thousandth of --query-cpu-ms); ask "
                 "for a smaller position, or send it in a batch of its own",
-                (unsigned long long)((budget->deadline->end_ns - budget->deadline->start_ns + 500000) / 1000000),
+                (unsigned long long)((budget->deadline->limit_ns + 500000) / 1000000),
                 (unsigned long long)limits->query_cpu_ms, (unsigned long long)limits->batch_cpu_ms);
 }
 

@@ -202,8 +202,8 @@ static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc
         uint64_t steps = query_share(svc->limits.budget, run->left);
         uint64_t cpu_ns = query_share(gr_ms_to_ns(svc->limits.query_cpu_ms), run->cpu_left_ns);
         bool cut = steps < svc->limits.budget || cpu_ns < gr_ms_to_ns(svc->limits.query_cpu_ms);
-        gr_deadline deadline;
-        gr_deadline_start(&deadline, cpu_ns, run->cancel);
+        gr_deadline deadline; /* lazy: a cheap query never reads the clock */
+        gr_deadline_start_lazy(&deadline, cpu_ns, run->cancel, NULL, NULL);
         gr_budget budget = gr_budget_make_deadline(steps, &deadline);
         gr_api_answer_batch_node(svc, doc, node, &budget, &err, out);
         uint64_t spent = steps - budget.left, used = gr_deadline_elapsed(&deadline);

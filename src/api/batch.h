@@ -29,7 +29,9 @@
  * the per-query limits that hits its limit gets a 422 limit_exceeded that
  * names the batch budget (and counts as refused); and a run of n queries uses at
  * most batch_budget + n * budget / GR_BATCH_FLOOR steps (the CPU time
- * alike). */
+ * alike). A query's CPU time counts from its first reading of the clock,
+ * after GR_BUDGET_CHECK_STEPS steps (gr_deadline_start_lazy): cheap queries,
+ * most of a batch, never read it and are charged none. */
 #ifndef GRUNDY_API_BATCH_H
 #define GRUNDY_API_BATCH_H
 

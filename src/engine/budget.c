@@ -16,15 +16,32 @@ static uint64_t deadline_now(const gr_deadline *d)
     return d->clock ? d->clock(d->clock_ctx) : gr_thread_cpu_ns();
 }
 
-void gr_deadline_start_clock(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel,
-                             gr_clock_fn clock, void *clock_ctx)
+/* Starts d's limit at `now`. */
+static void deadline_set(gr_deadline *d, uint64_t now)
+{
+    d->start_ns = now;
+    d->end_ns = d->limit_ns > UINT64_MAX - now ? UINT64_MAX : now + d->limit_ns;
+    d->started = true;
+}
+
+void gr_deadline_start_lazy(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel,
+                            gr_clock_fn clock, void *clock_ctx)
 {
     d->clock = clock;
     d->clock_ctx = clock_ctx;
     d->cancel = cancel;
     d->stop = GR_STOP_NONE;
-    d->start_ns = deadline_now(d);
-    d->end_ns = limit_ns > UINT64_MAX - d->start_ns ? UINT64_MAX : d->start_ns + limit_ns;
+    d->limit_ns = limit_ns;
+    d->start_ns = 0;
+    d->end_ns = UINT64_MAX;
+    d->started = false;
+}
+
+void gr_deadline_start_clock(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel,
+                             gr_clock_fn clock, void *clock_ctx)
+{
+    gr_deadline_start_lazy(d, limit_ns, cancel, clock, clock_ctx);
+    deadline_set(d, deadline_now(d));
 }
 
 void gr_deadline_start(gr_deadline *d, uint64_t limit_ns, const atomic_bool *cancel)
@@ -34,6 +51,8 @@ void gr_deadline_start(gr_deadline *d, uint64_t limit_ns, const atomic_bool *can
 
 uint64_t gr_deadline_elapsed(const gr_deadline *d)
 {
+    if (!d->started)
+        return 0;
     uint64_t now = deadline_now(d);
     return now > d->start_ns ? now - d->start_ns : 0;
 }
@@ -81,7 +100,9 @@ bool gr_budget_check(gr_budget *b)
         return stopped_by(b, d->stop);
     if (d->cancel && atomic_load_explicit(d->cancel, memory_order_relaxed))
         return stopped_by(b, GR_STOP_CANCEL);
-    if (d->end_ns != UINT64_MAX && deadline_now(d) >= d->end_ns)
+    if (!d->started)
+        deadline_set(d, deadline_now(d));
+    else if (d->end_ns != UINT64_MAX && deadline_now(d) >= d->end_ns)
         return stopped_by(b, GR_STOP_CPU);
     b->until_check = GR_BUDGET_CHECK_STEPS;
     return true;
