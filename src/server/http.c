@@ -342,31 +342,25 @@ static void job_done(request *rq)
     MHD_resume_connection(conn);
 }
 
-/* A job that waited for a compute thread longer than --queue-wait-ms is
- * answered 503 (with Retry-After) instead of run: its client has waited
- * long enough, and the work would only lengthen the queue. */
-static bool queue_expired(request *rq)
+/* The pool's answer for a job that waited past --queue-wait-ms: a 503
+ * (with Retry-After) instead of running it, which would only lengthen the
+ * queue for a client that has waited long enough. */
+static void job_expired(void *arg, uint64_t waited_ms)
 {
-    uint64_t limit_ms = rq->st->cfg->queue_wait_ms;
-    uint64_t waited_us = micros_since(&rq->queued);
-    if (limit_ms == 0 || waited_us <= limit_ms * 1000)
-        return false;
+    request *rq = arg;
     atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
     gr_api_error e;
     gr_fail(&e, GR_E_OVERLOADED, "",
             "the query waited %llu ms for a compute thread, past the limit of %llu ms "
             "(--queue-wait-ms), and was not run; retry after a second",
-            (unsigned long long)(waited_us / 1000), (unsigned long long)limit_ms);
+            (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
     gr_api_error_reply(&e, &rq->reply);
     job_done(rq);
-    return true;
 }
 
 static void analyze_job(void *arg)
 {
     request *rq = arg;
-    if (queue_expired(rq))
-        return;
     gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
     gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
     rq->game = rq->reply.game;
@@ -391,8 +385,6 @@ static void gzip_reply(request *rq)
 static void batch_job(void *arg)
 {
     request *rq = arg;
-    if (queue_expired(rq))
-        return;
     gr_batch_run run;
     gr_batch_run_init(&run, &rq->snap->svc);
     run.observe = count_batch_query;
@@ -408,8 +400,6 @@ static void batch_job(void *arg)
 static void moves_job(void *arg)
 {
     request *rq = arg;
-    if (queue_expired(rq))
-        return;
     gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
@@ -425,8 +415,7 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
     MHD_suspend_connection(rq->conn);
-    clock_gettime(CLOCK_MONOTONIC, &rq->queued);
-    gr_pool_push(rq->st->pool, fn, rq);
+    gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
     return MHD_YES;
 }
 

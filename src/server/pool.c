@@ -8,12 +8,34 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct job {
     gr_job_fn fn;
+    gr_expired_fn expired; /* NULL: no longest wait */
     void *arg;
+    uint64_t max_wait_ms;
+    struct timespec queued;
 } job;
+
+/* Milliseconds since t (CLOCK_MONOTONIC). */
+static uint64_t ms_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ms = (int64_t)(now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+    return ms > 0 ? (uint64_t)ms : 0;
+}
+
+static void run_job(const job *j)
+{
+    uint64_t waited = j->expired ? ms_since(&j->queued) : 0;
+    if (j->expired && waited > j->max_wait_ms)
+        j->expired(j->arg, waited);
+    else
+        j->fn(j->arg);
+}
 
 struct gr_pool {
     pthread_mutex_t mu;
@@ -50,7 +72,7 @@ static void *worker(void *arg)
         p->count--;
         p->running++;
         pthread_mutex_unlock(&p->mu);
-        j.fn(j.arg);
+        run_job(&j);
         pthread_mutex_lock(&p->mu);
         p->running--;
     }
@@ -109,9 +131,17 @@ void gr_pool_unreserve(gr_pool *p)
 
 void gr_pool_push(gr_pool *p, gr_job_fn fn, void *arg)
 {
+    gr_pool_push_bounded(p, fn, NULL, arg, 0);
+}
+
+void gr_pool_push_bounded(gr_pool *p, gr_job_fn fn, gr_expired_fn expired, void *arg, uint64_t max_wait_ms)
+{
+    job j = { fn, max_wait_ms ? expired : NULL, arg, max_wait_ms, { 0, 0 } };
+    if (j.expired)
+        clock_gettime(CLOCK_MONOTONIC, &j.queued);
     pthread_mutex_lock(&p->mu);
     p->reserved--;
-    p->ring[(p->head + p->count) % p->cap] = (job){ fn, arg };
+    p->ring[(p->head + p->count) % p->cap] = j;
     p->count++;
     pthread_cond_signal(&p->work);
     pthread_mutex_unlock(&p->mu);

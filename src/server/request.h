@@ -100,7 +100,6 @@ typedef struct request {
     int status;
     uint64_t bytes;
     struct timespec start;
-    struct timespec queued;  /* when the request was handed to the compute pool */
     uint64_t inline_cpu_ns;  /* CPU time its inline attempt used, which the pool's deducts */
 } request;
 
