@@ -5,7 +5,10 @@
 # daemon's (utime + stime of /proc/PID/stat) before and after the request,
 # so it counts every thread that worked on the query. Prints query, CPU ms,
 # wall ms, status and error code, and exits 1 when a query used more than
-# FACTOR (1.2) times the deadline.
+# FACTOR (1.2) times the deadline. Then CONCURRENT (8) heavy queries at once
+# on the daemon's compute threads: each one's status and wall time, bounded
+# by the queue wait (--queue-wait-ms) plus a deadline rather than by the
+# queue's length.
 #
 # Usage: bench/budgets.sh [BUILD_DIR]   (default build-release, configured
 # and built as scripts/run.sh does when missing)
@@ -19,10 +22,11 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 ninja -C "$build" >/dev/null
 echo "== budgets: CPU time per heavy query, one at a time; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-exec python3 - "$build/grundyd" "${QUERY_CPU_MS:-}" "${FACTOR:-1.2}" "${EXTRA_ARGS:-}" <<'PY'
-import http.client, json, os, random, socket, subprocess, sys, time
+exec python3 - "$build/grundyd" "${QUERY_CPU_MS:-}" "${FACTOR:-1.2}" "${EXTRA_ARGS:-}" "${CONCURRENT:-8}" <<'PY'
+import http.client, json, os, random, socket, subprocess, sys, threading, time
 
 grundyd, cpu_ms, factor, extra = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4].split()
+concurrent = int(sys.argv[5])
 
 # 30 moves up to 2^16 whose period search outlasts the deadline.
 SUB30 = sorted(random.Random(5).sample(range(1, 65537), 30))
@@ -101,6 +105,26 @@ try:
         if path != "/v1/batch":
             worst = max(worst, cpu / deadline if deadline else 0)
     print("   worst single query: %.2fx the deadline (limit %.2fx)" % (worst, factor))
+    out = [None] * concurrent
+
+    def one(i):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        t0 = time.monotonic()
+        c.request("POST", "/v1/analyze", json.dumps(HEAVY[0][2]), {"Content-Type": "application/json"})
+        r = c.getresponse()
+        r.read()
+        out[i] = (r.status, (time.monotonic() - t0) * 1000, r.getheader("Retry-After"))
+        c.close()
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(concurrent)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("   %d x %s at once: all answered in %.0f ms" % (concurrent, HEAVY[0][0], (time.monotonic() - t0) * 1000))
+    for st, ms, ra in sorted(out, key=lambda x: x[1]):
+        print("      %d after %5.0f ms%s" % (st, ms, "  Retry-After: %s" % ra if ra else ""))
     sys.exit(0 if deadline and worst <= factor else 1)
 finally:
     p.terminate()
