@@ -95,6 +95,8 @@ try:
             doc = json.loads(data)
             if "error" in doc:
                 code = doc["error"]["code"]
+            elif "grundy" in doc:
+                code = "answered, grundy %s" % ("null" if doc["grundy"] is None else "known")
             elif "results" in doc:
                 codes = [x["error"]["code"] if "error" in x else "ok" for x in doc["results"]]
                 code = " ".join(codes)
