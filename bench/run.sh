@@ -4,6 +4,8 @@
 # release in BUILD_DIR, default build-release, as scripts/run.sh builds it):
 #   1. bench/http.sh     grundyd against the libmicrohttpd + cJSON baseline,
 #                        five mixes, NDJSON batch throughput
+#      (then bench/defaults.sh, and bench/ndjson.sh: full and slim NDJSON
+#      answers through one curl, RSS during the stream)
 #   2. bench/allocs.sh   heap allocations per request, by shared object
 #   3. bench/engine.sh   engine values/s (subtraction, Grundy's game, octal)
 #   4. bench/tables.sh   Grundy's game table build, startup, page sharing
@@ -23,6 +25,7 @@ echo "# machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' 
 echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo; echo "### 1. HTTP"; bash bench/http.sh "$build"
 echo; echo "### 1b. the defaults (scripts/run.sh) against the bare stack"; bash bench/defaults.sh "$build" || true
+echo; echo "### 1c. NDJSON full and slim through one curl, RSS"; bash bench/ndjson.sh "$build" || true
 echo; echo "### 2. allocations"; bash bench/allocs.sh "$build"
 echo; echo "### 3. engine"; bash bench/engine.sh
 echo; echo "### 4. tables and startup"; bash bench/tables.sh "$build"

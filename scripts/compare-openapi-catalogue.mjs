@@ -9,8 +9,8 @@
 //
 //  - be closed (`additionalProperties: false`), since requests are strict;
 //  - have exactly the members the game takes: `game`, its fields,
-//    `convention`, and `compound` when its compounds list more than
-//    `disjunctive`; and require exactly `game` and the required fields;
+//    `convention`, `explain`, and `compound` when its compounds list more
+//    than `disjunctive`; and require exactly `game` and the required fields;
 //  - give `game` the game's name as its `const`;
 //  - describe each field as the catalogue does: its JSON shape (an integer,
 //    a string, an array of integers or of pairs of integers, or for `moves`
@@ -21,6 +21,7 @@
 //    field also accepts `null` (the service reads it as absent) and a
 //    required one does not. Bounds that follow a live limit are compared at
 //    the defaults, so CATALOGUE must come from a daemon with default limits;
+//  - give `explain` (every game) a boolean schema with the catalogue's default;
 //  - for `convention` and `compound`, list exactly the game's `conventions`
 //    and `compounds` (aliases such as "misère" aside), within the common
 //    field's `enum`, with its `default`.
@@ -348,7 +349,8 @@ function compare(doc, cat) {
             if (s.additionalProperties !== false) p.push(`${at}: not closed (additionalProperties: false); requests are strict`);
             const props = s.properties ?? {};
             const takesCompound = g.compounds.some((c) => c !== "disjunctive");
-            const members = ["game", ...g.fields.map((f) => f.name), "convention", ...(takesCompound ? ["compound"] : [])];
+            const members = ["game", ...g.fields.map((f) => f.name), "convention", ...(takesCompound ? ["compound"] : []),
+                             ...(common.explain ? ["explain"] : [])];
             const extra = Object.keys(props).filter((k) => !members.includes(k));
             const lacking = members.filter((k) => !(k in props));
             if (extra.length) p.push(`${at}: members the game does not take: ${show(extra)}`);
@@ -367,6 +369,12 @@ function compare(doc, cat) {
                                          g.conventions.map((c) => c.name)));
             if (props.compound && takesCompound)
                 p.push(...commonProblems(doc, `${at}.compound`, props.compound, common.compound, g.compounds));
+            if (props.explain && common.explain) {
+                const e = resolve(doc, props.explain);
+                if (!typesOf(e).includes("boolean")) p.push(`${at}.explain: not a boolean, the catalogue's type ${common.explain.type}`);
+                if (!same(e.default, common.explain.default))
+                    p.push(`${at}.explain: default ${show(e.default)}, the catalogue ${show(common.explain.default)}`);
+            }
             return p;
         });
     }

@@ -156,6 +156,31 @@ START_TEST(fast_equals_general_exhaustive_small)
 }
 END_TEST
 
+/* "explain": true or false among the members: the same bytes as the
+ * general path, which drops "explanation" for false. */
+START_TEST(fast_equals_general_explain)
+{
+    gr_service svc = service();
+    const char *explains[] = { "true", "false" };
+    char body[256];
+    for (int e = 0; e < 2; e++) {
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++) {
+                snprintf(body, sizeof body, "{\"game\":\"nim\",\"explain\": %s,\"piles\":[%d,%d,9223372036854775807]}",
+                         explains[e], a, b);
+                check_same(&svc, body);
+            }
+        snprintf(body, sizeof body, "{\"game\":\"nim\",\"piles\":[],\"explain\":%s}", explains[e]);
+        check_same(&svc, body);
+    }
+    gr_buf fast = { 0 };
+    const char *slim = "{\"game\":\"nim\",\"piles\":[3,4,5],\"explain\":false}";
+    ck_assert(gr_nim_fast(&svc.limits, slim, strlen(slim), &fast));
+    ck_assert_ptr_null(strstr(fast.data, "explanation"));
+    gr_mem_free(fast.data);
+}
+END_TEST
+
 /* Bodies outside the form: the fast path declines, and gr_api_analyze (which
  * tries it first) still answers exactly as the general path does. */
 START_TEST(other_bodies_go_to_the_general_path)
@@ -174,6 +199,10 @@ START_TEST(other_bodies_go_to_the_general_path)
         "{\"game\":\"nim\",\"piles\":[2],\"convention\":\"misere\"}",
         "{\"game\":\"nim\",\"piles\":[2],\"compound\":\"disjunctive\"}",
         "{\"game\":\"nim\",\"piles\":[2],\"extra\":1}",
+        "{\"game\":\"nim\",\"piles\":[2],\"explain\":0}",           /* not a boolean: 422 */
+        "{\"game\":\"nim\",\"piles\":[2],\"explain\":\"false\"}",
+        "{\"game\":\"nim\",\"piles\":[2],\"explain\":null}",        /* null is the general path's */
+        "{\"game\":\"nim\",\"piles\":[2],\"explain\":true,\"explain\":false}",
         "{\"game\":\"nim\"}",
         "{\"piles\":[1]}",
         "{\"game\":\"nim\",\"piles\":[1,]}",
@@ -447,6 +476,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, fast_equals_general_random);
     tcase_add_test(tc, fast_equals_general_exhaustive_small);
+    tcase_add_test(tc, fast_equals_general_explain);
     tcase_add_test(tc, other_bodies_go_to_the_general_path);
     tcase_add_test(tc, fast_path_respects_max_items);
     tcase_add_test(tc, batch_lines_take_the_fast_path);

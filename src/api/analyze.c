@@ -68,6 +68,13 @@ static int read_compound(gr_query *q, const gr_game *game)
     return 0;
 }
 
+/* "explain" is validated (api/validate.h): absent, null or true explain. */
+static void read_explain(gr_query *q)
+{
+    q->slim = cJSON_IsFalse(gr_q_get(q, "explain"));
+    q->ans.explanation.muted = q->slim;
+}
+
 /* A member named twice is refused rather than read as either value: clients
  * merging {...request, ...next} keep the last, cJSON would keep the first. */
 static int reject_duplicates(gr_query *q)
@@ -111,7 +118,9 @@ void gr_answer_free(gr_answer *a)
     gr_mem_free(a->components_json.data);
     gr_mem_free(a->move_json.data);
     gr_mem_free(a->next_json.data);
+    bool muted = a->explanation.muted; /* the query's, not the answer's */
     memset(a, 0, sizeof *a);
+    a->explanation.muted = muted;
 }
 
 void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item)
@@ -169,8 +178,10 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
         gr_buf_str(&b, ",\"components\":[]");
     put_member(&b, "move", &a->move_json, a->move);
     put_member(&b, "next", &a->next_json, a->next);
-    gr_buf_str(&b, ",\"explanation\":");
-    gr_buf_json_string(&b, a->explanation.buf);
+    if (!q->slim) {
+        gr_buf_str(&b, ",\"explanation\":");
+        gr_buf_json_string(&b, a->explanation.buf);
+    }
     gr_buf_put(&b, "}", 1);
     if (b.oom) {
         gr_mem_free(b.data);
@@ -196,6 +207,7 @@ int gr_query_prepare(gr_query *q, const gr_game **game, const char *const *extra
     if (reject_duplicates(q) || read_game(q, game) || gr_validate(q, *game, extra) ||
         read_convention(q, *game) || read_compound(q, *game))
         return -1;
+    read_explain(q);
     return 0;
 }
 

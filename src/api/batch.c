@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/batch.h"
 
+#include "api/games/nim_fast.h"
 #include "api/mem.h"
 
 #include <stdarg.h>
@@ -258,6 +259,14 @@ void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *lin
         run_node(svc, run, &doc, doc.root, out);
         gr_json_free(&doc);
     }
+}
+
+bool gr_batch_run_fast(const gr_service *svc, gr_batch_run *run, const char *line, size_t len, gr_buf *out)
+{
+    if (run->left == 0 || !gr_nim_fast(&svc->limits, line, len, out))
+        return false;
+    count_reply(run, &(gr_reply){ 200, NULL, 0, gr_nim_fast_game(), NULL });
+    return true;
 }
 
 void gr_batch_run_too_long(const gr_service *svc, gr_batch_run *run, gr_reply *out)

@@ -95,6 +95,13 @@ void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_r
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
                        gr_reply *out);
 
+/* The fast path of gr_batch_run_line (api/games/nim_fast.h): appends the
+ * line's answer to out and counts it, when the line is in the fast path's
+ * form and some batch budget is left; false (out unchanged) otherwise. With
+ * GR_NIM_FAST_MAX_ANSWER bytes free in out, out never grows: a caller may
+ * write into a buffer of its own. */
+bool gr_batch_run_fast(const gr_service *svc, gr_batch_run *run, const char *line, size_t len, gr_buf *out);
+
 /* gr_api_line_too_long, counted in the run. */
 void gr_batch_run_too_long(const gr_service *svc, gr_batch_run *run, gr_reply *out);
 

@@ -68,6 +68,7 @@ const gr_field_type_info gr_field_types[GR_NFIELD_TYPES] = {
                          false },
     [GR_FIELD_MOVES] = { "moves", "an integer_array, or an object {\"rule\": R} with R one of "
                          "\"enum\"", "items", true },
+    [GR_FIELD_BOOLEAN] = { "boolean", "true or false", NULL, false },
 };
 
 static const char *const convention_names[] = { "normal", "misere", NULL };
@@ -84,6 +85,10 @@ const gr_field gr_common_fields[] = {
                      "than disjunctive (any other game refuses the member): a move in exactly one "
                      "(disjunctive), in any non-empty set (selective), in any non-empty set but not "
                      "all (selective_proper), in every one (conjunctive). Normal play only." },
+    { .name = "explain", .type = GR_FIELD_BOOLEAN, .dflt = "true",
+      .description = "false: a slim answer, without \"explanation\" (the prose for people); every "
+                     "other member is the same. Cheaper to compute and to send: for machines that "
+                     "read only the figures." },
 };
 
 /* Other spellings a choice is accepted under, each beside the choice it means. */

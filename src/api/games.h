@@ -26,6 +26,7 @@ typedef enum gr_field_type {
     GR_FIELD_STRING,            /* "string": one of `choices` when given */
     GR_FIELD_BOARD,             /* "board": a string of 'X', 'O', '.', row by row */
     GR_FIELD_MOVES,             /* "moves": an integer_array, or {"rule": R}, R in `choices` */
+    GR_FIELD_BOOLEAN,           /* "boolean": true or false */
     GR_NFIELD_TYPES
 } gr_field_type;
 

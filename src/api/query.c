@@ -138,7 +138,7 @@ static void fast_format(gr_text *t, const char *fmt, va_list *ap)
 void gr_text_add(gr_text *t, const char *fmt, ...)
 {
     size_t room = sizeof t->buf - t->len;
-    if (room <= 1)
+    if (room <= 1 || t->muted)
         return;
     va_list ap;
     va_start(ap, fmt);

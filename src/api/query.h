@@ -64,10 +64,13 @@ int gr_service_init(gr_service *svc, const struct gr_tables *tables, size_t cach
 void gr_service_fini(gr_service *svc);
 
 /* Fixed-size text builder for explanations and move texts; silently
- * truncates (with "...") rather than failing. */
+ * truncates (with "...") rather than failing. A muted text takes nothing:
+ * the explanation of a slim answer, so that no game formats prose that the
+ * answer drops. */
 typedef struct gr_text {
     char buf[1024];
     size_t len;
+    bool muted;
 } gr_text;
 
 void gr_text_add(gr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -114,6 +117,11 @@ typedef struct gr_query {
     bool misere;
     gr_compound compound;
     bool batch;       /* a query of a batch, which may also hold "id" (api/batch.h reads it) */
+    /* "explain": false. The one flag every writer of prose for people
+     * consults: a slim answer has no "explanation" (nor any later member of
+     * the kind), and its explanation text is muted so that it is never
+     * formatted. Set by gr_query_prepare. */
+    bool slim;
     gr_api_error *err;
     gr_answer ans;
 } gr_query;

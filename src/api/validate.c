@@ -191,6 +191,9 @@ static int fail_type(gr_query *q, const char *field, const gr_field *f)
     case GR_FIELD_MOVES:
         return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be an array of positive "
                        "integers, or an object {\"rule\": R} with R %s", field, choices);
+    case GR_FIELD_BOOLEAN:
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be true or false (a JSON "
+                       "boolean, not a string or a number)", field);
     default:
         return gr_fail(q->err, GR_E_INVALID_FIELD, field, "\"%s\" must be %s", field,
                        gr_field_types[f->type].doc);
@@ -383,6 +386,8 @@ static int check_field(gr_query *q, const gr_field *f, const cJSON *node)
         return check_string(q, f, node);
     case GR_FIELD_MOVES:
         return cJSON_IsObject(node) ? check_rule_object(q, f, node) : check_array(q, f, node);
+    case GR_FIELD_BOOLEAN:
+        return cJSON_IsBool(node) ? 0 : fail_type(q, f->name, f);
     case GR_NFIELD_TYPES:
         break;
     }

@@ -32,6 +32,8 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
         msg[--n] = '\0';
+    if (strstr(msg, "incomplete request") && gr_stream_expected_close())
+        return; /* a duplex NDJSON stream's end, not the client's fault */
     gr_log("warn", "event=httpd message=\"%s\"", msg);
 }
 

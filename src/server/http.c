@@ -32,6 +32,7 @@
 #include "api/moves.h"
 #include "api/seq_cache.h"
 #include "server/access_log.h"
+#include "server/http_duplex.h"
 #include "server/log.h"
 #include "server/reply.h"
 
@@ -169,9 +170,7 @@ static uint64_t body_limit(const request *rq)
     return rq->stream ? rq->st->cfg->max_stream : rq->st->cfg->max_body;
 }
 
-/* A valid Content-Length over the limit. Malformed or out-of-range values
- * are libmicrohttpd's to refuse (it answers them itself). */
-static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
+bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
 {
     const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (!cl || *cl < '0' || *cl > '9')
@@ -179,7 +178,15 @@ static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(cl, &end, 10);
-    return errno == 0 && *end == '\0' && v > max;
+    *length = v;
+    return errno == 0 && *end == '\0';
+}
+
+/* A valid Content-Length over the limit. */
+static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
+{
+    uint64_t v;
+    return http_declared_length(conn, &v) && v > max;
 }
 
 static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -533,13 +540,15 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
                             void **con_cls)
 {
     server_state *st = cls;
-    (void)version;
     if (*con_cls == NULL)
         return begin_request(st, conn, url, method, con_cls);
     request *rq = *con_cls;
     if (*upload_data_size) {
-        if (!rq->answered && rq->early == EARLY_NONE)
+        if (!rq->answered && rq->early == EARLY_NONE) {
             append_body(rq, upload_data, *upload_data_size);
+            if (rq->stream && !rq->too_large)
+                http_start_duplex(rq, version);
+        }
         *upload_data_size = 0;
         return MHD_YES;
     }

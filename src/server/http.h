@@ -6,7 +6,9 @@
 #define GRUNDY_SERVER_HTTP_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "server/metrics.h"
 
@@ -19,6 +21,11 @@ extern const char *const http_route_names[GR_METRIC_ROUTES];
 enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                             const char *version, const char *upload_data, size_t *upload_data_size,
                             void **con_cls);
+
+/* The request's Content-Length when it has a valid one. Malformed or
+ * out-of-range values are libmicrohttpd's to refuse (it answers them
+ * itself). */
+bool http_declared_length(struct MHD_Connection *conn, uint64_t *length);
 
 /* MHD_OPTION_NOTIFY_COMPLETED: a request ended; counts it in the metrics,
  * logs it, and readies the connection's state for the next one. */

@@ -2,12 +2,21 @@
 /* NDJSON batches: POST /v1/batch with Content-Type: application/x-ndjson.
  *
  * The body is spooled to an unlinked temporary file as it arrives, so a
- * stream of any number of lines holds no more than a chunk in memory. Once
- * it is complete, a compute-pool job reads it line by line and answers each
- * line (under the batch budget) into a bounded ring; the response's content
- * reader sends the ring as it fills, and suspends the connection while it
- * is empty (the job resumes it). Answers therefore go out as they are
- * computed, and a slow client stalls the job rather than growing memory. */
+ * stream of any number of lines holds no more than a chunk in memory.
+ *
+ * Duplex (a Content-Length body over HTTP/1.1 that is still arriving, the
+ * common case): after its first chunk the server takes the socket over and
+ * a compute-pool job answers each line as soon as it has arrived, sending
+ * the answers as a chunked response while the rest of the body uploads
+ * (server/stream_socket.h). Otherwise (chunked uploads, HTTP/1.0, a body
+ * read whole at once), once the body is complete a compute-pool job reads
+ * the spool line by line and answers each line into a bounded ring; the
+ * response's content reader sends the ring as it fills, and suspends the
+ * connection while it is empty (the job resumes it).
+ *
+ * Either way the lines are answered in order under one batch budget,
+ * answers go out as they are computed, and a slow client stalls the job
+ * rather than growing memory. */
 #ifndef GRUNDY_SERVER_HTTP_STREAM_H
 #define GRUNDY_SERVER_HTTP_STREAM_H
 
@@ -41,6 +50,33 @@ struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gz
 /* Pool job: answers every spooled line, then ends the stream and drops the
  * caller's reference. */
 void gr_stream_produce(void *stream);
+
+/* Duplex streams (server/stream_socket.h): the answers go out while the
+ * body uploads, on the connection's socket fd, which the caller has
+ * suspended in libmicrohttpd. The spool holds the body's first bytes, and
+ * `left` more are to come; head (head_len bytes) is the response's status
+ * line and headers, chunked, with Content-Encoding: gzip when gzip is set.
+ * Takes a reference on snap; the caller's reference to s goes to
+ * gr_stream_produce_duplex, which must then be run (on the compute pool).
+ * false when out of memory or descriptors: s is unchanged but for its
+ * spool, and may be answered as before. */
+bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
+                      size_t head_len, unsigned idle_ms);
+
+/* Duplex streams between gr_stream_duplex and the end of their job. */
+unsigned gr_stream_duplex_running(void);
+
+/* Pool job: answers the body as it arrives, ends the response, shuts the
+ * socket down, resumes the connection (libmicrohttpd then closes it) and
+ * drops the caller's reference. A client silent for idle_ms, or gone, ends
+ * the stream early. */
+void gr_stream_produce_duplex(void *stream);
+
+/* libmicrohttpd reports each duplex connection it closes as "closed ...
+ * with incomplete request" (it never saw the body's end): true, once per
+ * connection handed back, when such a report is one of those and no
+ * client's fault. */
+bool gr_stream_expected_close(void);
 
 /* Drops a reference; NULL is fine. */
 void gr_stream_release(gr_stream *s);

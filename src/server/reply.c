@@ -2,8 +2,11 @@
 #include "server/reply.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "api/json_ints.h"
 
@@ -265,4 +268,57 @@ enum MHD_Result reply_entity(request *rq, const gr_entity *e, const char *type,
     if (resp && extra_headers)
         extra_headers(resp);
     return reply_queue(rq, status, resp, type, NULL);
+}
+
+/* ---- the head of a stream the server writes itself ----------------------- */
+
+typedef struct head_text {
+    char *out;
+    size_t cap, len;
+    bool full;
+} head_text;
+
+static void head_add(head_text *h, const char *key, const char *value)
+{
+    size_t room = h->cap - h->len;
+    int n = h->full ? -1 : snprintf(h->out + h->len, room, "%s: %s\r\n", key, value);
+    if (n < 0 || (size_t)n >= room)
+        h->full = true;
+    else
+        h->len += (size_t)n;
+}
+
+static enum MHD_Result head_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONNECTION) != 0) /* the head says close already */
+        head_add(cls, key, value);
+    return MHD_YES;
+}
+
+size_t reply_stream_head(request *rq, bool gzip, char *out, size_t cap)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!resp || cap < 32)
+        return 0;
+    head_text h = { out, cap, 0, false };
+    char date[64];
+    struct tm tm;
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
+    h.len = (size_t)snprintf(out, cap, "HTTP/1.1 200 OK\r\n");
+    head_add(&h, MHD_HTTP_HEADER_DATE, date);
+    head_add(&h, MHD_HTTP_HEADER_CONNECTION, "close");
+    head_add(&h, MHD_HTTP_HEADER_TRANSFER_ENCODING, "chunked");
+    head_add(&h, MHD_HTTP_HEADER_CONTENT_TYPE, "application/x-ndjson");
+    if (gzip)
+        head_add(&h, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    add_common_headers(resp, rq, NULL);
+    MHD_get_response_headers(resp, head_header, &h);
+    MHD_destroy_response(resp);
+    if (h.full || cap - h.len < 3)
+        return 0;
+    memcpy(out + h.len, "\r\n", 3);
+    rq->status = 200;
+    return h.len + 2;
 }

@@ -6,14 +6,19 @@
 #include <stdint.h>
 #include <string.h>
 
+#define PILE_SLOT 24 /* more than the 19 digits of 2^63 - 1 */
+
 typedef struct nim_body {
     const char *s;
     size_t len, pos;
     uint64_t piles[GR_NIM_FAST_MAX_PILES];
-    const char *digits[GR_NIM_FAST_MAX_PILES]; /* each pile as the body wrote it */
+    /* Each pile's digits as the body wrote them, in a slot wider than any,
+     * so that the writer copies a whole slot at once. */
+    char digits[GR_NIM_FAST_MAX_PILES][PILE_SLOT];
     unsigned char ndigits[GR_NIM_FAST_MAX_PILES];
     size_t n;
-    bool game, piles_seen, convention;
+    bool game, piles_seen, convention, explain_seen;
+    bool slim; /* "explain": false */
 } nim_body;
 
 static void skip_ws(nim_body *b)
@@ -65,22 +70,41 @@ static bool string_is(nim_body *b, const char *want)
 static bool read_pile(nim_body *b)
 {
     skip_ws(b);
-    size_t from = b->pos;
+    const char *from = b->s + b->pos, *end = b->s + b->len, *p = from;
     uint64_t v = 0;
-    while (b->pos < b->len && b->s[b->pos] >= '0' && b->s[b->pos] <= '9' && b->pos - from < 20) {
-        v = v * 10 + (unsigned)(b->s[b->pos] - '0'); /* 19 digits stay below 2^64 */
-        b->pos++;
+    while (p < end && (unsigned char)(*p - '0') < 10 && p - from < 20) {
+        v = v * 10 + (unsigned)(*p - '0'); /* 19 digits stay below 2^64 */
+        p++;
     }
-    size_t digits = b->pos - from;
-    if (digits == 0 || digits > 19 || v > GR_INT_MAX || (digits > 1 && b->s[from] == '0'))
+    size_t digits = (size_t)(p - from);
+    if (digits == 0 || digits > 19 || v > GR_INT_MAX || (digits > 1 && *from == '0'))
         return false;
-    if (b->pos < b->len && (b->s[b->pos] == '.' || b->s[b->pos] == 'e' || b->s[b->pos] == 'E'))
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
         return false;
+    memcpy(b->digits[b->n], from, digits);
+    b->pos += digits;
     b->piles[b->n] = v;
-    b->digits[b->n] = b->s + from;
     b->ndigits[b->n] = (unsigned char)digits;
     b->n++;
     return true;
+}
+
+/* true or false; false sets slim. */
+static bool read_explain(nim_body *b)
+{
+    skip_ws(b);
+    const char *at = b->s + b->pos;
+    size_t left = b->len - b->pos;
+    if (left >= 4 && memcmp(at, "true", 4) == 0) {
+        b->pos += 4;
+        return true;
+    }
+    if (left >= 5 && memcmp(at, "false", 5) == 0) {
+        b->pos += 5;
+        b->slim = true;
+        return true;
+    }
+    return false;
 }
 
 static bool read_piles(nim_body *b)
@@ -105,6 +129,7 @@ static bool read_member(nim_body *b)
     bool *seen = n == 4 && memcmp(key, "game", 4) == 0          ? &b->game
                  : n == 5 && memcmp(key, "piles", 5) == 0       ? &b->piles_seen
                  : n == 10 && memcmp(key, "convention", 10) == 0 ? &b->convention
+                 : n == 7 && memcmp(key, "explain", 7) == 0     ? &b->explain_seen
                                                                  : NULL;
     if (!seen || *seen)
         return false;
@@ -113,6 +138,8 @@ static bool read_member(nim_body *b)
         return string_is(b, "nim");
     if (seen == &b->convention)
         return string_is(b, "normal");
+    if (seen == &b->explain_seen)
+        return read_explain(b);
     return read_piles(b);
 }
 
@@ -130,100 +157,131 @@ static bool read_body(nim_body *b)
     return b->pos == b->len && b->game && b->piles_seen;
 }
 
-/* ---- the answer, as the general path words it (sums/heap_sum.c, games/nim.c) -- */
+/* ---- the answer, as the general path words it (sums/heap_sum.c, games/nim.c) --
+ *
+ * Written through a bare pointer into room reserved once (ANSWER_ROOM): this
+ * runs for every line of a large NDJSON stream, and per-write bounds checks
+ * and growth cost more than the words. */
 
-static inline void put_u64(gr_buf *o, const char *before, uint64_t v)
+/* Room for any answer of n piles, explanation included, plus a slot's slack
+ * for the last whole-slot copy. */
+#define ANSWER_ROOM(n) (1024u + 128u * (n) + PILE_SLOT)
+
+_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) <= GR_NIM_FAST_MAX_ANSWER,
+               "GR_NIM_FAST_MAX_ANSWER must cover every answer");
+
+#define LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+static inline char *num(char *p, uint64_t v)
 {
-    gr_buf_str(o, before);
-    gr_buf_u64(o, v);
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    return p + gr_u64_digits(v, p);
 }
 
-/* Pile i as the body wrote it (the same digits gr_buf_u64 would write). */
-static inline void put_pile(gr_buf *o, const char *before, const nim_body *b, size_t i)
+/* Pile i as the body wrote it (the same digits gr_u64_digits would write). */
+static inline char *pile(char *p, const nim_body *b, size_t i)
 {
-    gr_buf_str(o, before);
-    gr_buf_put(o, b->digits[i], b->ndigits[i]);
+    memcpy(p, b->digits[i], PILE_SLOT);
+    return p + b->ndigits[i];
 }
 
-static void write_components(gr_buf *o, const nim_body *b)
+static char *write_components(char *p, const nim_body *b)
 {
-    gr_buf_str(o, ",\"components\":[");
+    p = LIT(p, ",\"components\":[");
     for (size_t i = 0; i < b->n; i++) {
-        put_u64(o, i ? ",{\"pile\":" : "{\"pile\":", i);
-        put_pile(o, ",\"size\":", b, i);
-        put_pile(o, ",\"grundy\":", b, i);
-        gr_buf_put(o, "}", 1);
+        p = i ? LIT(p, ",{\"pile\":") : LIT(p, "{\"pile\":");
+        p = num(p, i);
+        p = LIT(p, ",\"size\":");
+        p = pile(p, b, i);
+        p = LIT(p, ",\"grundy\":");
+        p = pile(p, b, i);
+        *p++ = '}';
     }
-    gr_buf_put(o, "]", 1);
+    *p++ = ']';
+    return p;
 }
 
-static void write_move(gr_buf *o, const nim_body *b, size_t i, uint64_t to)
+/* A number written once and copied where it recurs, like a pile's digits. */
+typedef struct digits {
+    char text[PILE_SLOT];
+    size_t n;
+} digits;
+
+static inline char *put(char *p, const digits *d)
 {
-    uint64_t from = b->piles[i];
-    put_u64(o, ",\"move\":{\"pile\":", i);
-    put_u64(o, ",\"take\":", from - to);
-    put_pile(o, ",\"from\":", b, i);
-    put_u64(o, ",\"to\":", to);
-    put_u64(o, ",\"text\":\"Take ", from - to);
-    put_u64(o, " from pile ", i);
-    put_pile(o, " (", b, i);
-    put_u64(o, " -> ", to);
-    gr_buf_str(o, ").\"},\"next\":{\"piles\":[");
+    memcpy(p, d->text, PILE_SLOT);
+    return p + d->n;
+}
+
+static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
+{
+    digits take, to;
+    take.n = gr_u64_digits(b->piles[i] - to_value, take.text);
+    to.n = gr_u64_digits(to_value, to.text);
+    p = num(LIT(p, ",\"move\":{\"pile\":"), i);
+    p = put(LIT(p, ",\"take\":"), &take);
+    p = pile(LIT(p, ",\"from\":"), b, i);
+    p = put(LIT(p, ",\"to\":"), &to);
+    p = put(LIT(p, ",\"text\":\"Take "), &take);
+    p = num(LIT(p, " from pile "), i);
+    p = pile(LIT(p, " ("), b, i);
+    p = put(LIT(p, " -> "), &to);
+    p = LIT(p, ").\"},\"next\":{\"piles\":[");
     for (size_t k = 0; k < b->n; k++) {
-        if (k == i)
-            put_u64(o, k ? "," : "", to);
-        else
-            put_pile(o, k ? "," : "", b, k);
+        if (k)
+            *p++ = ',';
+        p = k == i ? put(p, &to) : pile(p, b, k);
     }
-    gr_buf_str(o, "]}");
+    return LIT(p, "]}");
 }
 
-static void write_explanation(gr_buf *o, const nim_body *b, uint64_t x, size_t i)
+static char *write_explanation(char *p, const nim_body *b, uint64_t x, size_t i)
 {
-    gr_buf_str(o, ",\"explanation\":\"Nim: a pile's Grundy value is its size. Nim-sum of the Grundy values: ");
+    p = LIT(p, ",\"explanation\":\"Nim: a pile's Grundy value is its size. Nim-sum of the Grundy values: ");
     if (b->n == 0)
-        gr_buf_str(o, "(no piles)");
+        p = LIT(p, "(no piles)");
     for (size_t k = 0; k < b->n; k++)
-        put_pile(o, k ? " ^ " : "", b, k);
-    put_u64(o, " = ", x);
-    if (!x) {
-        gr_buf_str(o, ", zero, so every move loses: the player to move loses.\"}");
-        return;
-    }
-    put_u64(o, ", non-zero, so the player to move wins by making it 0. Move pile ", i);
-    put_pile(o, " from Grundy value ", b, i);
-    put_u64(o, " to ", b->piles[i] ^ x);
-    gr_buf_str(o, ".\"}");
+        p = pile(k ? LIT(p, " ^ ") : p, b, k);
+    p = num(LIT(p, " = "), x);
+    if (!x)
+        return LIT(p, ", zero, so every move loses: the player to move loses.\"}");
+    p = num(LIT(p, ", non-zero, so the player to move wins by making it 0. Move pile "), i);
+    p = pile(LIT(p, " from Grundy value "), b, i);
+    p = num(LIT(p, " to "), b->piles[i] ^ x);
+    return LIT(p, ".\"}");
 }
 
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
 {
-    nim_body b = { .s = body, .len = len };
+    nim_body b; /* its digit slots are written before they are read: not cleared, for speed */
+    b.s = body;
+    b.len = len;
+    b.pos = b.n = 0;
+    b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
     if (!read_body(&b) || b.n > limits->max_items)
         return false;
-    size_t start = out->len;
+    if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {
+        out->oom = false; /* the general path may still answer, or say it is out of memory */
+        return false;
+    }
     uint64_t x = 0;
     for (size_t k = 0; k < b.n; k++)
         x ^= b.piles[k];
     size_t i = 0;
     while (x && (b.piles[i] ^ x) >= b.piles[i]) /* the first pile that can drop to value ^ x */
         i++;
-    gr_buf_str(out, x ? "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"first\""
-                      : "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"second\"");
-    put_u64(out, ",\"grundy\":", x);
-    write_components(out, &b);
-    if (x)
-        write_move(out, &b, i, b.piles[i] ^ x);
-    else
-        gr_buf_str(out, ",\"move\":null,\"next\":null");
-    write_explanation(out, &b, x, i);
-    if (out->oom) {
-        out->oom = false;
-        out->len = start;
-        if (out->data)
-            out->data[start] = '\0';
-        return false;
-    }
+    char *p = out->data + out->len;
+    p = x ? LIT(p, "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"first\"")
+          : LIT(p, "{\"game\":\"nim\",\"convention\":\"normal\",\"winner\":\"second\"");
+    p = num(LIT(p, ",\"grundy\":"), x);
+    p = write_components(p, &b);
+    p = x ? write_move(p, &b, i, b.piles[i] ^ x) : LIT(p, ",\"move\":null,\"next\":null");
+    p = b.slim ? LIT(p, "}") : write_explanation(p, &b, x, i);
+    out->len = (size_t)(p - out->data);
+    out->data[out->len] = '\0';
     return true;
 }
 

@@ -3,8 +3,8 @@
  *
  * It answers a body that is exactly a JSON object with "game": "nim",
  * "piles": an array of at most GR_NIM_FAST_MAX_PILES integers written as
- * plain digits (up to 2^63 - 1), and optionally "convention": "normal", in
- * any order, with JSON whitespace, no other member, no string escapes. It
+ * plain digits (up to 2^63 - 1), and optionally "convention": "normal" and
+ * "explain": true or false (false: the slim answer), in any order, with JSON whitespace, no other member, no string escapes. It
  * writes the very bytes the general path (gr_api_analyze) writes for that
  * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
@@ -19,6 +19,10 @@
 #include "api/query.h"
 
 #define GR_NIM_FAST_MAX_PILES 12
+
+/* The room, in bytes, that any answer of the fast path fits in: a caller
+ * whose buffer has this much free never sees it grow. */
+#define GR_NIM_FAST_MAX_ANSWER 3072u
 
 /* Appends the answer to out and returns true, or returns false with out
  * unchanged when the body is not in the fast path's form (or when memory
