@@ -2,6 +2,7 @@
 /* The request path from bytes to answer: statuses, error bodies, and the
  * shape of answers for every game in the registry. */
 #include <check.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,62 @@ START_TEST(test_budget_limit)
 }
 END_TEST
 
+/* The CPU time spans a query's attempts: an inline attempt that runs out of
+ * its steps reports the CPU time it used, and a second attempt given that
+ * the whole limit is already used stops at its first reading with the CPU
+ * message, where a fresh one runs on to the limit. */
+START_TEST(test_cpu_time_spans_attempts)
+{
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
+    svc.limits.query_cpu_ms = 40;
+    const char *q = "{\"game\":\"strange_nim\",\"piles\":[[1000000000000000000,1000000000]]}";
+    gr_reply r;
+    gr_attempt inline_try = { .steps = 1000000 };
+    ck_assert(!gr_api_attempt(&svc, q, strlen(q), &inline_try, &r));
+    ck_assert_ptr_null(r.body);
+    ck_assert_uint_gt(inline_try.cpu_used_ns, 0);
+    ck_assert_uint_lt(inline_try.cpu_used_ns, 40 * UINT64_C(1000000));
+    gr_attempt spent = { .steps = UINT64_MAX, .cpu_used_ns = 40 * UINT64_C(1000000) };
+    uint64_t t0 = gr_thread_cpu_ns();
+    ck_assert(gr_api_attempt(&svc, q, strlen(q), &spent, &r));
+    uint64_t used = gr_thread_cpu_ns() - t0;
+    ck_assert_int_eq(r.status, 422);
+    ck_assert_ptr_nonnull(strstr(r.body, "the query used its 40 ms of CPU time"));
+    ck_assert_ptr_nonnull(strstr(r.body, "--query-cpu-ms"));
+    free(r.body);
+    ck_assert_uint_lt(used, 10 * UINT64_C(1000000));
+    gr_attempt fresh = { .steps = UINT64_MAX };
+    t0 = gr_thread_cpu_ns();
+    ck_assert(gr_api_attempt(&svc, q, strlen(q), &fresh, &r));
+    used = gr_thread_cpu_ns() - t0;
+    ck_assert_int_eq(r.status, 422);
+    free(r.body);
+    ck_assert_uint_ge(used, 40 * UINT64_C(1000000));
+    ck_assert_uint_lt(used, 120 * UINT64_C(1000000));
+}
+END_TEST
+
+/* A raised cancel flag stops a query at its next reading: 503 shutting_down. */
+START_TEST(test_cancel_flag)
+{
+    gr_service svc = { .tables = NULL };
+    gr_limits_default(&svc.limits);
+    atomic_bool cancel;
+    atomic_init(&cancel, true);
+    const char *q = "{\"game\":\"strange_nim\",\"piles\":[[1000000000000000000,1000000000]]}";
+    gr_reply r;
+    gr_attempt a = { .steps = UINT64_MAX, .cancel = &cancel };
+    uint64_t t0 = gr_thread_cpu_ns();
+    ck_assert(gr_api_attempt(&svc, q, strlen(q), &a, &r));
+    ck_assert_uint_lt(gr_thread_cpu_ns() - t0, 50 * UINT64_C(1000000));
+    ck_assert_int_eq(r.status, 503);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"shutting_down\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"field\":\"piles[0]\""));
+    free(r.body);
+}
+END_TEST
+
 /* Status and body of one query; the body is malloc'd. */
 static char *ask_raw(const char *query, int *status)
 {
@@ -320,6 +377,8 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_exact_nim_sum);
     tcase_add_test(tc, test_misere_nim_answers);
     tcase_add_test(tc, test_budget_limit);
+    tcase_add_test(tc, test_cpu_time_spans_attempts);
+    tcase_add_test(tc, test_cancel_flag);
     tcase_add_loop_test(tc, test_unknown_members_refused, 0,
                         sizeof refused_members / sizeof refused_members[0]);
     tcase_add_test(tc, test_unknown_member_suggested);

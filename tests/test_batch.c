@@ -278,6 +278,8 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(l.max_batch, 10000);
     ck_assert_uint_eq(l.batch_budget, 4 * l.budget);
     ck_assert_uint_eq(l.max_line, 1u << 20);
+    ck_assert_uint_eq(l.query_cpu_ms, 1000);
+    ck_assert_uint_eq(l.batch_cpu_ms, 4 * l.query_cpu_ms);
 }
 END_TEST
 
@@ -298,12 +300,18 @@ static uint64_t heavy_steps(const gr_service *svc)
     return st.spent;
 }
 
+/* A run's budget is shared in order: each query gets what is left, cut to
+ * the per-query budget and raised to the floor (a thousandth of it), so
+ * that a cheap query after heavy ones is still answered, while a heavy one
+ * on a cut share gets the batch budget's error. */
 START_TEST(test_batch_budget)
 {
     gr_service svc = service();
     uint64_t h = heavy_steps(&svc);
-    svc.limits.batch_budget = 2 * h + 1; /* two queries leave 1 step: a third starts */
-    const char *body = "{\"queries\":[" HEAVY "," HEAVY "," HEAVY "," HEAVY ",{\"game\":\"nim\",\"piles\":[1]}]}";
+    svc.limits.budget = 100 * h;       /* the floor, h / 10, does not cover a heavy query */
+    svc.limits.batch_budget = 2 * h + 1; /* two queries leave 1 step: a third gets the floor */
+    const char *body = "{\"queries\":[" HEAVY "," HEAVY "," HEAVY "," HEAVY ",{\"game\":\"can_i_win\","
+                       "\"max_choosable\":4,\"desired_total\":6}]}";
     gr_reply r;
     gr_batch_stats st;
     gr_api_batch(&svc, body, strlen(body), &r, &st);
@@ -311,18 +319,19 @@ START_TEST(test_batch_budget)
     ck_assert_uint_eq(st.answered, 3);
     ck_assert_uint_eq(st.errors, 2);
     ck_assert_uint_eq(st.refused, 2);
-    ck_assert_uint_eq(st.spent, 3 * h);
+    ck_assert_uint_ge(st.spent, 2 * h + 2 * (h / 10));
+    ck_assert_uint_le(st.spent, 2 * h + 2 * (h / 10) + h / 10);
     cJSON *root = cJSON_Parse(r.body);
     cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
     ck_assert_int_eq(cJSON_GetArraySize(results), 5);
     for (int i = 0; i < 5; i++) {
         cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, i), "error");
-        ck_assert((e != NULL) == (i >= 3));
+        ck_assert((e != NULL) == (i == 2 || i == 3));
         if (!e)
             continue;
         ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(e, "code")->valuestring, "limit_exceeded");
-        char want[64];
-        snprintf(want, sizeof want, "batch's total compute budget of %llu steps",
+        char want[80];
+        snprintf(want, sizeof want, "batch's total compute budget (%llu steps, --batch-budget",
                  (unsigned long long)svc.limits.batch_budget);
         ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItemCaseSensitive(e, "message")->valuestring, want));
     }
@@ -332,7 +341,7 @@ START_TEST(test_batch_budget)
 END_TEST
 
 /* The per-query budget still applies inside a batch, with its own message,
- * and a query that runs out is charged its whole budget. */
+ * and a query that runs out is charged its whole share. */
 START_TEST(test_query_budget_in_batch)
 {
     gr_service svc = service();
@@ -347,14 +356,39 @@ START_TEST(test_query_budget_in_batch)
     gr_batch_stats st;
     gr_api_batch(&svc, body, strlen(body), &r, &st);
     ck_assert_int_eq(r.status, 200);
-    ck_assert_uint_eq(st.spent, 3000);
+    ck_assert_uint_eq(st.spent, 2500);
     ck_assert_uint_eq(st.refused, 1);
-    ck_assert_uint_eq(st.errors, 4);
-    ck_assert_uint_eq(st.answered, 1);
+    ck_assert_uint_eq(st.errors, 3);
+    ck_assert_uint_eq(st.answered, 2);
     const char *per_query = strstr(r.body, "per-query compute budget");
     ck_assert_ptr_nonnull(per_query);
-    ck_assert_ptr_nonnull(strstr(r.body, "batch's total compute budget of 2500 steps"));
+    ck_assert_ptr_nonnull(strstr(r.body, "which left it only 500 steps"));
     ck_assert_ptr_nonnull(strstr(r.body, "{\"game\":\"nim\""));
+    free(r.body);
+}
+END_TEST
+
+/* A batch's CPU time is shared as its steps are: with a deadline of 30 ms
+ * per query and 40 ms per batch, heavy queries stop at their deadline and
+ * a cheap one after them still gets the floor. */
+START_TEST(test_batch_cpu_shared)
+{
+    gr_service svc = service();
+    svc.limits.query_cpu_ms = 30;
+    svc.limits.batch_cpu_ms = 40;
+    const char *body = "{\"queries\":[{\"game\":\"strange_nim\",\"piles\":[[1000000000000000000,1000000000]]},"
+                       "{\"game\":\"strange_nim\",\"piles\":[[1000000000000000000,1000000000]]},"
+                       "{\"game\":\"strange_nim\",\"piles\":[[1000000000000000000,1000000000]]},"
+                       "{\"game\":\"can_i_win\",\"max_choosable\":4,\"desired_total\":6}]}";
+    gr_reply r;
+    gr_batch_stats st;
+    gr_api_batch(&svc, body, strlen(body), &r, &st);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(st.errors, 3);
+    ck_assert_uint_eq(st.answered, 1);
+    ck_assert_ptr_nonnull(strstr(r.body, "the query used the 30 ms of CPU time it was given"));
+    ck_assert_ptr_nonnull(strstr(r.body, "and 40 ms of CPU time, --batch-cpu-ms) was spent"));
+    ck_assert_ptr_nonnull(strstr(r.body, "{\"game\":\"can_i_win\""));
     free(r.body);
 }
 END_TEST
@@ -395,25 +429,23 @@ START_TEST(test_run_lines_budget)
 {
     gr_service svc = service();
     uint64_t h = heavy_steps(&svc);
-    svc.limits.batch_budget = h; /* the first heavy line spends it all */
+    svc.limits.batch_budget = h; /* the first heavy line spends it all; the floor covers the next */
     const char *lines[] = { "{\"game\":\"nim\",\"piles\":[9223372036854775807,1]}", "", "{bad", HEAVY,
-                            "{\"game\":\"nim\",\"piles\":[1]}", "" };
-    int want_status[] = { 200, 400, 400, 200, 422, 400 };
+                            "{\"game\":\"nim\",\"piles\":[1]}", "", HEAVY };
+    int want_status[] = { 200, 400, 400, 200, 200, 400, 200 };
     gr_batch_run run;
     gr_batch_run_init(&run, &svc);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         gr_reply r;
         gr_batch_run_line(&svc, &run, lines[i], strlen(lines[i]), &r);
         ck_assert_int_eq(r.status, want_status[i]);
         if (i == 0)
             ck_assert_ptr_nonnull(strstr(r.body, "\"grundy\":9223372036854775806,"));
-        if (i == 4)
-            ck_assert_ptr_nonnull(strstr(r.body, "batch's total compute budget"));
         free(r.body);
     }
-    ck_assert_uint_eq(run.stats.answered, 2);
-    ck_assert_uint_eq(run.stats.errors, 4);
-    ck_assert_uint_eq(run.stats.refused, 1);
+    ck_assert_uint_eq(run.stats.answered, 4);
+    ck_assert_uint_eq(run.stats.errors, 3);
+    ck_assert_uint_eq(run.stats.refused, 0);
     ck_assert_uint_eq(run.left, 0);
 }
 END_TEST
@@ -696,6 +728,7 @@ static Suite *batch_suite(void)
     tcase_add_test(tc, test_too_many);
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_batch_budget);
+    tcase_add_test(tc, test_batch_cpu_shared);
     tcase_add_test(tc, test_query_budget_in_batch);
     tcase_add_test(tc, test_line_same_as_analyze);
     tcase_add_loop_test(tc, test_empty_line_answered, 0, sizeof blank_lines / sizeof *blank_lines);

@@ -226,6 +226,32 @@ int gr_query_answer(gr_query *q, const gr_game **game)
     return 0;
 }
 
+void gr_explain_stop(const gr_limits *limits, const gr_budget *budget, bool batch, gr_api_error *err)
+{
+    if (!err->code || strcmp(err->code, gr_error_name(GR_E_LIMIT_EXCEEDED)) != 0 || !budget->deadline)
+        return;
+    gr_budget_stop why = gr_budget_stopped(budget);
+    char field[sizeof err->field];
+    memcpy(field, err->field, sizeof field);
+    if (why == GR_STOP_CANCEL)
+        gr_fail(err, GR_E_SHUTTING_DOWN, field,
+                "the query was cancelled before an answer was certain (the service is stopping, or "
+                "the client went away); send it again");
+    else if (why == GR_STOP_CPU && !batch)
+        gr_fail(err, GR_E_LIMIT_EXCEEDED, field,
+                "the query used its %llu ms of CPU time before an answer was certain; ask for a "
+                "smaller position (the daemon's --query-cpu-ms sets the limit)",
+                (unsigned long long)limits->query_cpu_ms);
+    else if (why == GR_STOP_CPU)
+        gr_fail(err, GR_E_LIMIT_EXCEEDED, field,
+                "the query used the %llu ms of CPU time it was given before an answer was certain "
+                "(the least of --query-cpu-ms, %llu ms, and what the queries before it left of the "
+                "batch's --batch-cpu-ms, %llu ms, but at least a thousandth of --query-cpu-ms); ask "
+                "for a smaller position, or send it in a batch of its own",
+                (unsigned long long)((budget->deadline->limit_ns + 500000) / 1000000),
+                (unsigned long long)limits->query_cpu_ms, (unsigned long long)limits->batch_cpu_ms);
+}
+
 static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node, bool batch,
                         gr_budget *budget, gr_api_error *err, gr_reply *out)
 {
@@ -235,6 +261,8 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     const gr_game *game = NULL;
     int rc = gr_query_answer(&q, &game);
     *budget = q.budget;
+    if (rc != 0)
+        gr_explain_stop(&svc->limits, budget, batch, err);
     if (rc == 0) {
         out->status = 200;
         out->error = NULL;
@@ -271,26 +299,37 @@ bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_
     return true;
 }
 
-bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
-                          uint64_t inline_budget, gr_reply *out)
+bool gr_api_attempt(const gr_service *svc, const char *body, size_t len, gr_attempt *a, gr_reply *out)
 {
     if (gr_api_answer_fast(svc, body, len, out))
         return true;
+    uint64_t total = gr_ms_to_ns(svc->limits.query_cpu_ms);
+    uint64_t used = a->cpu_used_ns < total ? a->cpu_used_ns : total;
+    gr_deadline deadline;
+    gr_deadline_start(&deadline, total == UINT64_MAX ? total : total - used, a->cancel);
     gr_api_error err = { 0 };
     gr_json_doc doc;
     if (gr_json_parse(body, len, &doc, &err) != 0) {
         gr_api_error_reply(&err, out);
         return true;
     }
-    bool limited = inline_budget < svc->limits.budget;
-    gr_budget budget = gr_budget_make(limited ? inline_budget : svc->limits.budget);
+    bool limited = a->steps < svc->limits.budget;
+    gr_budget budget = gr_budget_make_deadline(limited ? a->steps : svc->limits.budget, &deadline);
     gr_api_answer_node(svc, &doc, doc.root, &budget, &err, out);
     gr_json_free(&doc);
-    if (!limited || budget.left > 0)
+    if (!limited || budget.left > 0 || gr_budget_stopped(&budget) != GR_STOP_STEPS)
         return true;
+    a->cpu_used_ns += gr_deadline_elapsed(&deadline);
     gr_mem_free(out->body);
     *out = (gr_reply){ 0, NULL, 0, out->game, NULL };
     return false;
+}
+
+bool gr_api_answer_within(const gr_service *svc, const char *body, size_t len,
+                          uint64_t inline_budget, gr_reply *out)
+{
+    gr_attempt a = { .steps = inline_budget };
+    return gr_api_attempt(svc, body, len, &a, out);
 }
 
 void gr_api_analyze(const gr_service *svc, const char *body, size_t len, gr_reply *out)

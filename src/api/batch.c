@@ -38,14 +38,17 @@ static void empty_line_reply(gr_reply *out)
                "the line is empty; send one JSON query object per line");
 }
 
-/* The reply to a query the spent batch budget refuses. */
-static void batch_spent_reply(const gr_service *svc, gr_reply *out)
+/* The reply to a query that what was left of the batch budget could not
+ * cover. */
+static void batch_spent_reply(const gr_service *svc, uint64_t steps, uint64_t cpu_ns, gr_reply *out)
 {
     fail_reply(out, GR_E_LIMIT_EXCEEDED, "",
-               "the batch's total compute budget of %llu steps was spent by the queries before "
-               "this one; send the remaining queries in another batch (the daemon's "
-               "--batch-budget sets the batch budget)",
-               (unsigned long long)svc->limits.batch_budget);
+               "the batch's total compute budget (%llu steps, --batch-budget, and %llu ms of CPU "
+               "time, --batch-cpu-ms) was spent by the queries before this one, which left it "
+               "only %llu steps and %llu us, not enough; send the remaining queries in another "
+               "batch",
+               (unsigned long long)svc->limits.batch_budget, (unsigned long long)svc->limits.batch_cpu_ms,
+               (unsigned long long)steps, (unsigned long long)(cpu_ns / 1000));
 }
 
 void gr_api_line_too_long(const gr_service *svc, gr_reply *out)
@@ -61,6 +64,16 @@ void gr_batch_run_init(gr_batch_run *run, const gr_service *svc)
 {
     memset(run, 0, sizeof *run);
     run->left = svc->limits.batch_budget;
+    run->cpu_left_ns = gr_ms_to_ns(svc->limits.batch_cpu_ms);
+}
+
+/* What one query of a run may use of `left`: at most `per_query`, at least
+ * a GR_BATCH_FLOOR-th of it, else all that is left. */
+static uint64_t query_share(uint64_t per_query, uint64_t left)
+{
+    uint64_t floor = per_query / GR_BATCH_FLOOR;
+    uint64_t s = left > floor ? left : floor;
+    return s < per_query ? s : per_query;
 }
 
 static void count_reply(gr_batch_run *run, const gr_reply *r)
@@ -175,10 +188,10 @@ static void add_id(gr_reply *out, const gr_buf *id)
     out->len = b.len;
 }
 
-/* Answers `node` of `doc` (NULL: a line that is not JSON, refused only
- * because the batch budget is spent) with a full per-query budget when some
- * of the batch budget is left, charging the run what the query spent; its
- * id, when valid, heads the reply. */
+/* Answers `node` of `doc` with its share of the run's steps and CPU time
+ * (query_share), charging the run what the query used; its id, when
+ * valid, heads the reply. A query whose share was cut below the per-query
+ * limits and that hit its limit gets the batch budget's error. */
 static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc *doc,
                      const cJSON *node, gr_reply *out)
 {
@@ -186,15 +199,23 @@ static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc
     gr_buf id = { 0 };
     if (read_id(doc, node, &id, &err) != 0) {
         gr_api_error_reply(&err, out);
-    } else if (run->left == 0) {
-        batch_spent_reply(svc, out);
-        run->stats.refused++;
     } else {
-        gr_budget budget = gr_budget_make(svc->limits.budget);
+        uint64_t steps = query_share(svc->limits.budget, run->left);
+        uint64_t cpu_ns = query_share(gr_ms_to_ns(svc->limits.query_cpu_ms), run->cpu_left_ns);
+        bool cut = steps < svc->limits.budget || cpu_ns < gr_ms_to_ns(svc->limits.query_cpu_ms);
+        gr_deadline deadline; /* lazy: a cheap query never reads the clock */
+        gr_deadline_start_lazy(&deadline, cpu_ns, run->cancel, NULL, NULL);
+        gr_budget budget = gr_budget_make_deadline(steps, &deadline);
         gr_api_answer_batch_node(svc, doc, node, &budget, &err, out);
-        uint64_t spent = svc->limits.budget - budget.left;
+        uint64_t spent = steps - budget.left, used = gr_deadline_elapsed(&deadline);
         run->stats.spent += spent;
         run->left -= spent < run->left ? spent : run->left;
+        run->cpu_left_ns -= used < run->cpu_left_ns ? used : run->cpu_left_ns;
+        if (cut && out->error && strcmp(out->error, gr_error_name(GR_E_LIMIT_EXCEEDED)) == 0) {
+            gr_mem_free(out->body);
+            batch_spent_reply(svc, steps, cpu_ns, out);
+            run->stats.refused++;
+        }
     }
     if (id.oom)
         fail_reply(out, GR_E_OVERLOADED, "", "out of memory reading the id; retry later");
@@ -217,6 +238,7 @@ void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_r
     gr_batch_run run;
     gr_batch_run_init(&run, svc);
     run.left = UINT64_MAX;
+    run.cpu_left_ns = UINT64_MAX;
     gr_batch_run_line(svc, &run, line, len, out);
 }
 
@@ -228,15 +250,11 @@ void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *lin
     if (is_blank(line, len)) {
         empty_line_reply(out);
         count_reply(run, out);
-    } else if (run->left > 0 && gr_api_answer_fast(svc, line, len, out)) {
+    } else if (gr_api_answer_fast(svc, line, len, out)) {
         count_reply(run, out); /* no budget spent, as on the general path */
     } else if (gr_json_parse(line, len, &doc, &err) != 0) {
-        if (run->left == 0)
-            run_node(svc, run, NULL, NULL, out); /* refused without an id to echo */
-        else {
-            gr_api_error_reply(&err, out);
-            count_reply(run, out);
-        }
+        gr_api_error_reply(&err, out);
+        count_reply(run, out);
     } else {
         run_node(svc, run, &doc, doc.root, out);
         gr_json_free(&doc);

@@ -19,13 +19,19 @@
  * An "id" that is none of these is the query's 422 naming "id", without an
  * id; outside a batch "id" is refused (api/validate.h).
  *
- * The batch budget: every query runs with its own full compute budget
- * (limits.budget), and a run of queries (one JSON batch, or the lines of one
- * NDJSON request) also has limits.batch_budget steps in all. A query starts
- * only while some of the batch budget is left and is then charged what it
- * spent; once it is spent, every later query gets a 422 limit_exceeded that
- * names the batch budget. So answers are never degraded by the batch budget,
- * and a run does at most batch_budget + budget steps. */
+ * The batch budget: a run of queries (one JSON batch, or the lines of one
+ * NDJSON request) has limits.batch_budget steps and limits.batch_cpu_ms of
+ * CPU time in all, shared in order: each query gets at most the per-query
+ * limits (limits.budget, limits.query_cpu_ms), less when less is left,
+ * but never less than a floor of a GR_BATCH_FLOOR-th of them (500,000
+ * steps and 1 ms by default), and the run is charged what it used. So a
+ * cheap query after heavy ones is still answered; a query given less than
+ * the per-query limits that hits its limit gets a 422 limit_exceeded that
+ * names the batch budget (and counts as refused); and a run of n queries uses at
+ * most batch_budget + n * budget / GR_BATCH_FLOOR steps (the CPU time
+ * alike). A query's CPU time counts from its first reading of the clock,
+ * after GR_BUDGET_CHECK_STEPS steps (gr_deadline_start_lazy): cheap queries,
+ * most of a batch, never read it and are charged none. */
 #ifndef GRUNDY_API_BATCH_H
 #define GRUNDY_API_BATCH_H
 
@@ -35,11 +41,15 @@
 
 #include "api/analyze.h"
 
+/* The floor of a query's share of its batch's budget: a GR_BATCH_FLOOR-th
+ * of the per-query limits. */
+#define GR_BATCH_FLOOR 1000
+
 /* What a run of queries came to, for logs and metrics. */
 typedef struct gr_batch_stats {
     uint64_t answered; /* queries answered 200 */
     uint64_t errors;   /* queries answered with an error object (the batch budget's included) */
-    uint64_t refused;  /* of the errors, those refused because the batch budget was spent */
+    uint64_t refused;  /* of the errors, those that ran on the floor of a spent batch budget and hit it */
     uint64_t spent;    /* compute steps the queries spent together */
 } gr_batch_stats;
 
@@ -48,6 +58,8 @@ typedef struct gr_batch_stats {
 /* A run of queries sharing one batch budget. */
 typedef struct gr_batch_run {
     uint64_t left;        /* batch budget steps not yet spent */
+    uint64_t cpu_left_ns; /* batch CPU time not yet used */
+    const atomic_bool *cancel; /* NULL, or a flag that stops the run's queries (503 shutting_down) */
     gr_batch_stats stats; /* counts so far */
     /* Called with each query's reply (its game, status and error code) as it
      * is counted, when set (the daemon's metrics); may run on any thread. */
@@ -55,7 +67,8 @@ typedef struct gr_batch_run {
     void *observe_ctx;
 } gr_batch_run;
 
-/* Starts a run with svc->limits.batch_budget steps and zero counts. */
+/* Starts a run with the batch budget's steps and CPU time, zero counts and
+ * no cancel flag. */
 void gr_batch_run_init(gr_batch_run *run, const gr_service *svc);
 
 /* Answers the JSON form. 200 with {"results": [...]}; 400 bad_json when the
@@ -77,10 +90,8 @@ void gr_api_batch_run(const gr_service *svc, gr_batch_run *run, const char *body
  * Never fails. */
 void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_reply *out);
 
-/* gr_api_batch_line under the run's batch budget, counted in run->stats:
- * once the budget is spent, every non-empty line gets the batch budget's
- * limit_exceeded, with its id when the line is a query with a valid one (an
- * empty line still gets bad_json). */
+/* gr_api_batch_line under the run's batch budget (above), counted in
+ * run->stats. */
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
                        gr_reply *out);
 

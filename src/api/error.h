@@ -12,7 +12,8 @@
 /* Every error code the service sends, once: its identifier, its wire name
  * (openapi.yaml's ErrorCode lists exactly these; test_error holds them to
  * it) and its HTTP status. line_too_long and shutting_down are only ever
- * lines of an NDJSON answer; their status is what one line means. */
+ * lines of an NDJSON answer (shutting_down also answers a query whose
+ * budget's cancel flag was raised); their status is what one line means. */
 #define GR_ERROR_CODES(X)                       \
     X(BAD_JSON, "bad_json", 400)                 \
     X(BAD_REQUEST, "bad_request", 400)           \

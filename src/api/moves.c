@@ -172,10 +172,12 @@ static size_t evaluate_all(const gr_service *svc, gr_query *q, const char *const
 {
     size_t known = 0;
     for (size_t i = 0; i < c->n && q->budget.left > 0; i++) {
-        gr_budget share = gr_budget_make(q->budget.left / (c->n - i));
+        gr_budget share = gr_budget_share(&q->budget, q->budget.left / (c->n - i));
         uint64_t given = share.left;
         evaluate(svc, q->doc, q->obj, paging_members, &c->items[i], &share);
         q->budget.left -= given - share.left;
+        if (gr_budget_stopped(&share) == GR_STOP_CPU || gr_budget_stopped(&share) == GR_STOP_CANCEL)
+            q->budget.left = 0; /* the deadline is the whole query's */
         known += c->items[i].known;
     }
     return known;
@@ -422,13 +424,17 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
         gr_api_error_reply(&err, out);
         return;
     }
+    gr_deadline deadline;
+    gr_deadline_start(&deadline, gr_ms_to_ns(svc->limits.query_cpu_ms), NULL);
     gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables,
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare,
-                   .budget = gr_budget_make(svc->limits.budget), .err = &err };
+                   .budget = gr_budget_make_deadline(svc->limits.budget, &deadline), .err = &err };
     const gr_game *game = NULL;
     *out = (gr_reply){ 0, NULL, 0, NULL, NULL };
-    if (moves_query(svc, &q, page, out, &game) != 0)
+    if (moves_query(svc, &q, page, out, &game) != 0) {
+        gr_explain_stop(&svc->limits, &q.budget, false, &err);
         gr_api_error_reply(&err, out);
+    }
     out->game = game;
     gr_answer_free(&q.ans);
     gr_json_free(&doc);

@@ -22,6 +22,13 @@ void gr_limits_default(gr_limits *l)
     l->max_batch = 10000;
     l->batch_budget = 4 * l->budget;
     l->max_line = UINT64_C(1) << 20;
+    l->query_cpu_ms = 1000;
+    l->batch_cpu_ms = 4 * l->query_cpu_ms;
+}
+
+uint64_t gr_ms_to_ns(uint64_t ms)
+{
+    return ms == 0 || ms > UINT64_MAX / 1000000 ? UINT64_MAX : ms * 1000000;
 }
 
 /* Appends what fits; on overflow ends the text with "..." and returns false. */

@@ -29,14 +29,21 @@ typedef struct gr_limits {
     uint64_t max_batch;        /* queries in one {"queries": [...]} batch */
     uint64_t batch_budget;     /* compute steps for all queries of one batch together */
     uint64_t max_line;         /* bytes in one NDJSON line, its "\n" not counted; at least 1 */
+    uint64_t query_cpu_ms;     /* CPU time per query, in milliseconds (api/analyze.h says what counts) */
+    uint64_t batch_cpu_ms;     /* CPU time for all queries of one batch together */
 } gr_limits;
 
 /* Defaults: budget 500000000 steps, max_batch 10000, batch_budget 4 * budget
  * (2000000000: a batch does at most the work of four worst-case queries, so
  * one request cannot hold a worker much longer than a few single queries
- * would), max_line 1 MiB (the daemon's default body limit). Whoever changes
- * budget should scale batch_budget with it unless told otherwise. */
+ * would), max_line 1 MiB (the daemon's default body limit), query_cpu_ms
+ * 1000 and batch_cpu_ms 4 * query_cpu_ms. Whoever changes budget or
+ * query_cpu_ms should scale the batch's with it unless told otherwise. */
 void gr_limits_default(gr_limits *l);
+
+/* Nanoseconds in `ms` milliseconds, saturating; 0 ms means no limit
+ * (UINT64_MAX). */
+uint64_t gr_ms_to_ns(uint64_t ms);
 
 struct gr_tables;
 

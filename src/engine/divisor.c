@@ -31,10 +31,13 @@ static uint64_t divisor_cost(uint64_t n)
     return steps > UINT64_MAX ? UINT64_MAX : (uint64_t)steps;
 }
 
-/* spf[m] = smallest prime factor of m, for 2 <= m <= n (Eratosthenes). */
-static void divisor_sieve(uint32_t *spf, uint64_t n)
+/* spf[m] = smallest prime factor of m, for 2 <= m <= n (Eratosthenes).
+ * Paid for by the caller; ticks b, whose deadline may stop it (false). */
+static bool divisor_sieve(uint32_t *spf, uint64_t n, gr_budget *b)
 {
     for (uint64_t i = 2; i <= n; i++) {
+        if (!gr_budget_tick(b, 1))
+            return false;
         if (spf[i] != 0)
             continue;
         spf[i] = (uint32_t)i;
@@ -42,7 +45,10 @@ static void divisor_sieve(uint32_t *spf, uint64_t n)
             if (spf[j] == 0)
                 spf[j] = (uint32_t)i;
         }
+        if (!gr_budget_tick(b, i * i <= n ? (n - i * i) / i + 1 : 0))
+            return false;
     }
+    return true;
 }
 
 /* All divisors of m >= 1 (unordered) from its factorisation; returns how many. */
@@ -67,12 +73,14 @@ static size_t divisor_list(const uint32_t *spf, uint32_t m, uint32_t divs[DIVISO
 /* g(m) = mex{ g(m - d) : d | m, d < m }; a value is below the number of
  * options (< DIVISOR_MAX), so uint16_t holds it and seen[] covers it.
  * seen[v] == m marks v as an option value of m. */
-static void divisor_values(const uint32_t *spf, uint64_t n, uint16_t *g)
+static gr_status divisor_values(const uint32_t *spf, uint64_t n, gr_budget *b, uint16_t *g)
 {
     uint32_t divs[DIVISOR_MAX];
     uint32_t seen[DIVISOR_MAX + 1] = { 0 };
     for (uint32_t m = 1; m <= n; m++) {
         size_t count = divisor_list(spf, m, divs);
+        if (!gr_budget_tick(b, 2 * count + 1)) /* paid by the caller; the deadline may stop it */
+            return GR_ELIMIT;
         for (size_t i = 0; i < count; i++) {
             if (divs[i] < m)
                 seen[g[m - divs[i]]] = m;
@@ -84,6 +92,7 @@ static void divisor_values(const uint32_t *spf, uint64_t n, uint16_t *g)
         if (m == UINT32_MAX)
             break;
     }
+    return GR_OK;
 }
 
 gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values)
@@ -98,10 +107,9 @@ gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values)
     if (!spf)
         return GR_ENOMEM;
     values[0] = 0;
-    divisor_sieve(spf, n);
-    divisor_values(spf, n, values);
+    gr_status st = divisor_sieve(spf, n, b) ? divisor_values(spf, n, b, values) : GR_ELIMIT;
     free(spf);
-    return GR_OK;
+    return st;
 }
 
 gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)

@@ -122,7 +122,9 @@ static bool fib_row(fib_rows *rows, uint64_t m, uint64_t r_end, uint64_t *seen)
     return true;
 }
 
-static gr_status fib_grundy_dp(uint64_t n, uint64_t q, uint64_t *g)
+/* Paid for in full by the caller; each row ticks the budget so that its
+ * deadline stops the work (GR_ELIMIT). */
+static gr_status fib_grundy_dp(uint64_t n, uint64_t q, gr_budget *b, uint64_t *g)
 {
     if (n > SIZE_MAX / sizeof(uint64_t) - 2)
         return GR_ENOMEM;
@@ -131,7 +133,9 @@ static gr_status fib_grundy_dp(uint64_t n, uint64_t q, uint64_t *g)
     uint64_t *seen = calloc((size_t)n + 2, sizeof(uint64_t));
     gr_status status = (rows.row_begin && seen) ? GR_OK : GR_ENOMEM;
     for (uint64_t m = 0; status == GR_OK && m <= n; m++) {
-        if (!fib_row(&rows, m, m < n ? m : q, seen))
+        if (!gr_budget_tick(b, m + 1))
+            status = GR_ELIMIT;
+        else if (!fib_row(&rows, m, m < n ? m : q, seen))
             status = GR_ENOMEM;
     }
     if (status == GR_OK)
@@ -159,5 +163,5 @@ gr_status gr_fibonacci_grundy(uint64_t n, uint64_t q, gr_budget *b, uint64_t *g)
         *g = 0;
         return GR_OK;
     }
-    return fib_grundy_dp(n, q, g);
+    return fib_grundy_dp(n, q, b, g);
 }

@@ -429,7 +429,7 @@ gr_status gr_grundys_solve_counted(uint64_t need, gr_budget *b, gr_seq *out, gr_
     grundy_solver sv;
     gr_status st = solver_init(&sv, need + 1);
     while (st == GR_OK && sv.count <= need) {
-        group gp;
+        group gp = { 0 };
         st = group_start(&sv, &gp, b);
         for (unsigned j = 0; j < LANES && st == GR_OK && sv.count <= need; j++) {
             uint16_t v;

@@ -61,8 +61,13 @@ gr_status gr_stone_row(const int64_t *piles, size_t n, gr_budget *b, gr_i128 *va
     gr_i128 *d = calloc(n + 1, sizeof *d); /* length 0: every interval is worth 0 */
     if (d == NULL)
         return GR_ENOMEM;
-    for (size_t len = 1; len < n; len++)
+    for (size_t len = 1; len < n; len++) {
+        if (!gr_budget_tick(b, n - len + 1)) { /* paid above; the deadline may stop it */
+            free(d);
+            return GR_ELIMIT;
+        }
         row_extend(piles, n, len, d);
+    }
     /* The last length by hand, to see which end wins (d holds length n-1). */
     gr_i128 first = (gr_i128)piles[0] - d[1];
     gr_i128 last = (gr_i128)piles[n - 1] - d[0];
@@ -151,16 +156,21 @@ static uint64_t prefix_steps(size_t n, uint64_t m)
     return steps;
 }
 
-/* Fills rows n-1 down to 1 (row 0 is only ever asked at the caller's m). */
-static void prefix_fill(prefix_table *t)
+/* Fills rows n-1 down to 1 (row 0 is only ever asked at the caller's m).
+ * Paid for by the caller; each row ticks b, whose deadline may stop the
+ * work (GR_ELIMIT). */
+static gr_status prefix_fill(prefix_table *t, gr_budget *b)
 {
     for (size_t i = t->n; i-- > 1;) {
         uint64_t w = prefix_width(t->n, i);
+        if (!gr_budget_tick(b, 1 + w * (w + 1)))
+            return GR_ELIMIT;
         for (uint64_t m = 1; m <= w; m++) {
             uint64_t x;
             t->cell[t->row[i] + m - 1] = prefix_best(t, i, m, &x);
         }
     }
+    return GR_OK;
 }
 
 gr_status gr_stone_prefix(const int64_t *piles, size_t n, uint64_t m, gr_budget *b,
@@ -180,10 +190,10 @@ gr_status gr_stone_prefix(const int64_t *piles, size_t n, uint64_t m, gr_budget 
         return GR_ELIMIT;
     prefix_table t;
     gr_status st = prefix_alloc(piles, n, &t);
-    if (st == GR_OK) {
-        prefix_fill(&t);
+    if (st == GR_OK)
+        st = prefix_fill(&t, b);
+    if (st == GR_OK)
         *value = prefix_best(&t, 0, m, take);
-    }
     prefix_free(&t);
     return st;
 }

@@ -143,7 +143,7 @@ static void wythoff_set_bit(uint64_t *set, uint64_t v)
  * j - i at slot (j - i) mod (x + 1)) are live: memory O(x * (x + y)).
  * Cell (i, j) has i + j + min(i, j) <= 2x + y options, so its value is at
  * most 2x + y and the sets get 2x + y + 1 bits. */
-static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g, uint16_t *grid)
+static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, gr_budget *b, uint64_t *g, uint16_t *grid)
 {
     gr_u128 words128 = ((gr_u128)2 * x + y) / 64 + 1;
     gr_u128 sets = (gr_u128)2 * x + 3;
@@ -159,6 +159,10 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, uint64_t *g, uint16_t
     uint64_t *column = diag_sets + (size_t)(x + 1) * words;
     uint64_t ring = x + 1, value = 0;
     for (uint64_t j = 0; j <= y; j++) {
+        if (!gr_budget_tick(b, (x + 1) * words)) { /* paid by the caller; the deadline may stop it */
+            free(store);
+            return GR_ELIMIT;
+        }
         memset(column, 0, words * sizeof(uint64_t));
         /* diagonal j starts at (0, j); its slot held diagonal j - x - 1,
          * which no later cell uses */
@@ -184,7 +188,7 @@ gr_status gr_wythoff_grundy(uint64_t x, uint64_t y, gr_budget *b, uint64_t *g)
     if (!gr_budget_spend(b, wythoff_grundy_cost(x, y)))
         return GR_ELIMIT;
     /* g is symmetric; the smaller pile indexes the rows */
-    return x <= y ? wythoff_grundy_dp(x, y, g, NULL) : wythoff_grundy_dp(y, x, g, NULL);
+    return x <= y ? wythoff_grundy_dp(x, y, b, g, NULL) : wythoff_grundy_dp(y, x, b, g, NULL);
 }
 
 gr_status gr_wythoff_table(uint64_t n, gr_budget *b, uint16_t *grid)
@@ -194,5 +198,5 @@ gr_status gr_wythoff_table(uint64_t n, gr_budget *b, uint16_t *grid)
     if (!gr_budget_spend(b, wythoff_grundy_cost(n - 1, n - 1)))
         return GR_ELIMIT;
     uint64_t last;
-    return wythoff_grundy_dp(n - 1, n - 1, &last, grid);
+    return wythoff_grundy_dp(n - 1, n - 1, b, &last, grid);
 }

@@ -41,6 +41,7 @@ void gr_server_config_default(gr_server_config *c)
     }
     c->inline_budget = 200000;
     c->queue = 64;
+    c->queue_wait_ms = 2000;
     c->max_stream = UINT64_C(1) << 30;
     c->access_log = GR_ACCESS_TEXT;
     gr_limits_default(&c->service.limits);
@@ -149,7 +150,15 @@ static size_t options(gr_server_config *c, opt *o)
           "compute steps a query may take on an HTTP thread; past them it moves to the compute pool; default 200000" },
         { "budget", "GRUNDYD_BUDGET", 'U', &l->budget, 1000, UINT64_C(1) << 40, "compute steps per query; default 500000000" },
         { "batch-budget", "GRUNDYD_BATCH_BUDGET", 'U', &l->batch_budget, 1000, UINT64_C(1) << 50,
-          "compute steps per batch request, all its queries together" },
+          "compute steps per batch request, all its queries together; default 4 x --budget" },
+        { "query-cpu-ms", "GRUNDYD_QUERY_CPU_MS", 'U', &l->query_cpu_ms, 0, UINT64_C(86400000),
+          "CPU time per query in milliseconds, on the HTTP thread and the compute pool together; past it "
+          "the query is a 422 limit_exceeded; 0: no limit; default 1000" },
+        { "batch-cpu-ms", "GRUNDYD_BATCH_CPU_MS", 'U', &l->batch_cpu_ms, 0, UINT64_C(86400000),
+          "CPU time per batch request in milliseconds, all its queries together; default 4 x --query-cpu-ms" },
+        { "queue-wait-ms", "GRUNDYD_QUEUE_WAIT_MS", 'U', &c->queue_wait_ms, 0, UINT64_C(3600000),
+          "milliseconds a query may wait for a compute thread; past them it gets 503 with Retry-After "
+          "instead of running; 0: no limit; default 2000" },
         { "max-batch", "GRUNDYD_MAX_BATCH", 'U', &l->max_batch, 1, 1000000, "queries in a JSON batch; default 10000" },
         { "max-body", "GRUNDYD_MAX_BODY", 'U', &c->max_body, 64, UINT64_C(1) << 30,
           "largest request body in bytes (NDJSON batches excepted); default 1048576" },
@@ -230,13 +239,16 @@ static int parse_args(opt *o, char *const *from, size_t n, int argc, char **argv
     return 0;
 }
 
-/* A batch budget left at its default follows a changed per-query budget. */
-static void scale_batch_budget(gr_limits *l, uint64_t default_batch)
+/* A batch budget left at its default follows a changed per-query budget;
+ * the batch's CPU time alike. */
+static void scale_batch_budget(gr_limits *l, uint64_t default_batch, uint64_t default_batch_cpu)
 {
     gr_limits d;
     gr_limits_default(&d);
     if (l->batch_budget == default_batch && l->budget != d.budget)
         l->batch_budget = l->budget * (d.batch_budget / d.budget);
+    if (l->batch_cpu_ms == default_batch_cpu && l->query_cpu_ms != d.query_cpu_ms)
+        l->batch_cpu_ms = l->query_cpu_ms * (d.batch_cpu_ms / d.query_cpu_ms);
 }
 
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
@@ -249,8 +261,9 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
                   : o[i].dst == &c->compute_threads ? c->compute_threads_from
                   : o[i].dst == &c->cache_bytes ? c->cache_bytes_from : NULL;
     uint64_t default_batch = c->service.limits.batch_budget;
+    uint64_t default_batch_cpu = c->service.limits.batch_cpu_ms;
     int rc = parse_args(o, from, n, argc, argv);
     if (rc == 0)
-        scale_batch_budget(&c->service.limits, default_batch);
+        scale_batch_budget(&c->service.limits, default_batch, default_batch_cpu);
     return rc;
 }

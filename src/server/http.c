@@ -12,7 +12,8 @@
  * (MHD_suspend_connection) and handed to the compute pool, whose bounded
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
- * light queries keep their latency while the pool is saturated. */
+ * light queries keep their latency while the pool is saturated. A job that
+ * waited in the queue past --queue-wait-ms is answered 503 instead of run. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -340,14 +341,37 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 /* ---- answering ------------------------------------------------------------ */
 
 
-static void analyze_job(void *arg)
+/* Hands the job's reply to the HTTP thread. */
+static void job_done(request *rq)
 {
-    request *rq = arg;
-    gr_api_analyze(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &rq->reply);
-    rq->game = rq->reply.game;
     struct MHD_Connection *conn = rq->conn;
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
+}
+
+/* The pool's answer for a job that waited past --queue-wait-ms: a 503
+ * (with Retry-After) instead of running it, which would only lengthen the
+ * queue for a client that has waited long enough. */
+static void job_expired(void *arg, uint64_t waited_ms)
+{
+    request *rq = arg;
+    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the query waited %llu ms for a compute thread, past the limit of %llu ms "
+            "(--queue-wait-ms), and was not run; retry after a second",
+            (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
+    gr_api_error_reply(&e, &rq->reply);
+    job_done(rq);
+}
+
+static void analyze_job(void *arg)
+{
+    request *rq = arg;
+    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
+    gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
+    rq->game = rq->reply.game;
+    job_done(rq);
 }
 
 /* Replaces the reply's body by its gzip form when the client takes gzip
@@ -374,9 +398,7 @@ static void batch_job(void *arg)
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
     gzip_reply(rq);
-    struct MHD_Connection *conn = rq->conn;
-    atomic_store(&rq->state, RQ_DONE);
-    MHD_resume_connection(conn);
+    job_done(rq);
 }
 
 /* Every move of a position evaluates a position: always the compute pool's
@@ -388,9 +410,7 @@ static void moves_job(void *arg)
     gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
-    struct MHD_Connection *conn = rq->conn;
-    atomic_store(&rq->state, RQ_DONE);
-    MHD_resume_connection(conn);
+    job_done(rq);
 }
 
 /* Suspends the connection and queues fn(rq) on the compute pool, or 503. */
@@ -402,12 +422,13 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
     MHD_suspend_connection(rq->conn);
-    gr_pool_push(rq->st->pool, fn, rq);
+    gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
     return MHD_YES;
 }
 
 /* The inline attempt: answered here unless it runs out of the inline
- * budget, in which case the whole query moves to the pool. */
+ * budget, in which case the whole query moves to the pool, where it gets
+ * the CPU time the inline attempt left of --query-cpu-ms. */
 static enum MHD_Result answer_analyze(request *rq)
 {
     const gr_service *svc = &rq->snap->svc;
@@ -415,7 +436,9 @@ static enum MHD_Result answer_analyze(request *rq)
         return offload(rq, analyze_job);
     bool scoped = gr_mem_begin();
     gr_reply r;
-    bool done = gr_api_answer_within(svc, rq->body ? rq->body : "", rq->len, rq->st->cfg->inline_budget, &r);
+    gr_attempt a = { .steps = rq->st->cfg->inline_budget };
+    bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
+    rq->inline_cpu_ns = a.cpu_used_ns;
     rq->game = r.game;
     rq->error = r.error;
     bool kept = done && reply_keep(rq, &r);

@@ -237,7 +237,7 @@ static void put_gauges(text *t, gr_metrics *m, const gr_metric_gauges *g)
     put_one(t, "grundyd_compute_jobs_total", "counter",
             "Requests answered on the compute pool: batches, large bodies, and queries past the inline budget.",
             atomic_load(&m->pool_jobs));
-    put_one(t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503 because the queue was full.",
+    put_one(t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503: the queue was full, or they waited past --queue-wait-ms.",
             atomic_load(&m->pool_rejected));
     put_one(t, "grundyd_table_mapped_bytes", "gauge", "Bytes of the table file mapped.", g->table_bytes);
     put_one(t, "grundyd_table_reloads_total", "counter", "Table files re-mapped on SIGHUP.",

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The compute pool: a fixed set of threads that run heavy queries off the
  * HTTP threads, fed by a bounded queue. A full queue is the caller's cue to
- * answer 503 rather than wait: heavy work never queues without bound. */
+ * answer 503 rather than wait: heavy work never queues without bound, and
+ * a job may also be given a longest wait, past which it is not run. */
 #ifndef GRUNDY_SERVER_POOL_H
 #define GRUNDY_SERVER_POOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef void (*gr_job_fn)(void *arg);
+
+/* Called instead of a job that waited in the queue longer than it may,
+ * with how long it waited; it must answer for the job (arg). */
+typedef void (*gr_expired_fn)(void *arg, uint64_t waited_ms);
 
 typedef struct gr_pool gr_pool;
 
@@ -18,6 +24,10 @@ gr_pool *gr_pool_start(unsigned threads, unsigned capacity);
  * is then either pushed or given back. */
 bool gr_pool_reserve(gr_pool *p);
 void gr_pool_push(gr_pool *p, gr_job_fn fn, void *arg);
+/* gr_pool_push, but a job still waiting after max_wait_ms (0: no limit)
+ * runs expired(arg, waited) instead of fn(arg): a job is never started
+ * after its client has waited too long. */
+void gr_pool_push_bounded(gr_pool *p, gr_job_fn fn, gr_expired_fn expired, void *arg, uint64_t max_wait_ms);
 void gr_pool_unreserve(gr_pool *p);
 
 /* Jobs waiting plus jobs running. */

@@ -101,6 +101,7 @@ typedef struct request {
     int status;
     uint64_t bytes;
     struct timespec start;
+    uint64_t inline_cpu_ns;  /* CPU time its inline attempt used, which the pool's deducts */
 } request;
 
 #endif

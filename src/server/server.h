@@ -22,6 +22,7 @@ typedef struct gr_server_config {
     uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */
     unsigned compute_threads;  /* threads of the compute pool */
     unsigned queue;            /* heavy queries waiting for the pool; more get 503 */
+    uint64_t queue_wait_ms;    /* a job that waited longer for the pool gets 503 instead of running; 0: none */
     uint64_t max_stream;       /* bytes of an NDJSON batch body (spooled to a temporary file) */
     const char *cors_origins;  /* comma-separated allowed origins, "*", or NULL for no CORS */
     unsigned access_log;       /* a gr_access_format: off, text or json */
@@ -36,7 +37,7 @@ typedef struct gr_server_config {
  * CPU the process may use (its affinity mask and cgroup cpu.max quota), a
  * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies,
  * 1024 connections, 30 s idle timeout, 10 s drain, a queue of 64 heavy
- * queries, access log on, no CORS. */
+ * queries waited on for at most 2 s, access log on, no CORS. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).

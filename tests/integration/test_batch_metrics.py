@@ -7,8 +7,9 @@
   member of its answer or its error, in order; the rest of each entry is the
   /v1/analyze answer; a bad id is the entry's 422 naming "id", with no id.
 - NDJSON lines with ids of mixed types in shuffled order: line i answers
-  line i with its id, so a client can match answers by id; lines refused
-  because the batch budget is spent still carry their id.
+  line i with its id, so a client can match answers by id; once the batch
+  budget is spent cheap lines are still answered, and a heavy line refused
+  by what is left still carries its id.
 - "id" outside a batch (/v1/analyze, /v1/moves) is a 422 that says so.
 - The 413 of a JSON batch over --max-body names the NDJSON content type.
 - /metrics from a fresh daemon after known traffic: batch queries counted
@@ -181,11 +182,15 @@ def t_ndjson_ids(port):
 
 
 def t_ndjson_spent_budget(port):
-    """--batch-budget 1000: lines after the budget is spent are refused, each
-    with its id."""
+    """--budget 100000000 --batch-budget 12000000: a heavy line (about 11.3M
+    steps) spends most of the batch budget; cheap lines after it are still
+    answered with their ids (each query gets at least a thousandth of the
+    per-query budget), a heavy line refused by what was left keeps its id,
+    and a line that is not JSON is a bad_json as ever."""
     heavy = {"game": "octal", "code": "0.3456", "piles": [3000]}  # not in the table: computed
     lines = [json.dumps(dict(heavy, id="first"))] + \
-            [json.dumps({"id": k, "game": "nim", "piles": [k]}) for k in range(1, 6)] + ["{bad"]
+            [json.dumps({"id": k, "game": "nim", "piles": [k]}) for k in range(1, 6)] + \
+            [json.dumps(dict(heavy, id="again")), "{bad"]
     c = Client(port)
     r = c.request("POST", "/v1/batch", ("\n".join(lines)).encode(), headers=NDJSON)
     c.close()
@@ -199,10 +204,14 @@ def t_ndjson_spent_budget(port):
         p.append("the first line: %r" % out[0][:3])
     for k in range(1, 6):
         got_id, rest = split_id(out[k])
-        if got_id != k or code_of(rest)[0] != "limit_exceeded":
-            p.append("line %d after the budget: %r" % (k, out[k]))
-    if split_id(out[6])[0] is not None or code_of(out[6])[0] != "limit_exceeded":
-        p.append("a line that is not JSON after the budget: %r" % out[6])
+        if got_id != k or code_of(rest)[0] is not None:
+            p.append("cheap line %d after the budget: %r" % (k, out[k]))
+    got_id, rest = split_id(out[6])
+    if got_id != "again" or code_of(rest)[0] != "limit_exceeded" or \
+            "batch's total compute budget" not in dict(dict(rest)["error"])["message"]:
+        p.append("a heavy line after the budget: %r" % out[6])
+    if split_id(out[7])[0] is not None or code_of(out[7])[0] != "bad_json":
+        p.append("a line that is not JSON after the budget: %r" % out[7])
     return p
 
 
@@ -409,8 +418,9 @@ def main():
         TAP.run("id outside a batch is a 422 inapplicable_field that says so", t_id_outside_batch, d.port)
         TAP.run("413 of a JSON batch over --max-body points to NDJSON", t_413_hint, d.port)
         d.stop()
-        d = Daemon(binary, "--batch-budget", "1000")
-        TAP.run("NDJSON: lines refused by the spent batch budget keep their ids", t_ndjson_spent_budget, d.port)
+        d = Daemon(binary, "--budget", "100000000", "--batch-budget", "12000000", "--cache-bytes", "0")
+        TAP.run("NDJSON: after a spent batch budget cheap lines are answered, a heavy one refused, ids kept",
+                t_ndjson_spent_budget, d.port)
         d.stop()
 
     return run_main(TAP, "test_batch_metrics.py", WATCHDOG_SECONDS, body)

@@ -1191,7 +1191,9 @@ def t_sigterm_drain(binary):
     """Slow requests in flight when SIGTERM arrives all finish with a
     complete, correct 200; the process exits 0 and logs event=stopped."""
     p = []
-    d = Daemon(binary, "--threads", "8", "--budget", "4000000000", "--drain-timeout", "10")
+    # slow on purpose: no CPU-time limit and no limit on the queue wait
+    d = Daemon(binary, "--threads", "8", "--budget", "4000000000", "--query-cpu-ms", "0",
+               "--queue-wait-ms", "0", "--drain-timeout", "10")
     try:
         # pick a size that takes roughly 0.3 s or more here
         slow = None
