@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Budgets: the CPU time each heavy query takes before its answer or its 422
 # limit_exceeded, one query at a time, with the daemon's default deadline
 # (--query-cpu-ms, 1000) or the one QUERY_CPU_MS sets. The CPU time is the
