@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The request side of libmicrohttpd: routing, bodies under size limits, the
- * compute pool hand-off, NDJSON streams, metrics and the access log. Replies
+/* The request side of libmicrohttpd: routing, bodies under size limits,
+ * NDJSON streams, metrics and the access log; what runs on the compute pool
+ * is compute.c's. Replies
  * go out through reply.c; the daemon's start, SIGHUP reloads and the drain on
  * shutdown are daemon.c's. The server never decides a game; it hands bytes
  * to the api layer and sends back what it returns.
@@ -27,18 +28,12 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/batch.h"
-#include "api/mem.h"
-#include "api/moves.h"
 #include "api/seq_cache.h"
 #include "server/access_log.h"
+#include "server/compute.h"
 #include "server/http_duplex.h"
 #include "server/log.h"
 #include "server/reply.h"
-
-/* Bodies larger than this skip the inline attempt: parsing them is itself
- * heavy work. */
-#define INLINE_BODY_MAX 65536
 
 /* Buffers a connection keeps between requests; larger ones are released
  * when the request ends, so idle connections hold little memory. */
@@ -296,12 +291,6 @@ static void copy_page_args(request *rq)
              MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "cursor"));
 }
 
-/* Counts one query of a batch, JSON or NDJSON, under its game and code. */
-static void count_batch_query(void *metrics, const gr_reply *r)
-{
-    gr_metrics_query(metrics, ROUTE_BATCH, r->game, r->error);
-}
-
 static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *conn, const char *url,
                                      const char *method, void **con_cls)
 {
@@ -328,7 +317,7 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     if (rq->route == ROUTE_MOVES)
         copy_page_args(rq);
     if (rq->route == ROUTE_BATCH && is_ndjson(conn)) {
-        rq->stream = gr_stream_new(conn, rq->int_form, count_batch_query, &st->metrics);
+        rq->stream = gr_stream_new(conn, rq->int_form, compute_count_batch_query, &st->metrics);
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
@@ -340,132 +329,6 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 
 /* ---- answering ------------------------------------------------------------ */
 
-
-/* Hands the job's reply to the HTTP thread. */
-static void job_done(request *rq)
-{
-    struct MHD_Connection *conn = rq->conn;
-    atomic_store(&rq->state, RQ_DONE);
-    MHD_resume_connection(conn);
-}
-
-/* The pool's answer for a job that waited past --queue-wait-ms: a 503
- * (with Retry-After) instead of running it, which would only lengthen the
- * queue for a client that has waited long enough. */
-static void job_expired(void *arg, uint64_t waited_ms)
-{
-    request *rq = arg;
-    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
-    gr_api_error e;
-    gr_fail(&e, GR_E_OVERLOADED, "",
-            "the query waited %llu ms for a compute thread, past the limit of %llu ms "
-            "(--queue-wait-ms), and was not run; retry after a second",
-            (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
-    gr_api_error_reply(&e, &rq->reply);
-    job_done(rq);
-}
-
-static void analyze_job(void *arg)
-{
-    request *rq = arg;
-    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
-    gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
-    rq->game = rq->reply.game;
-    job_done(rq);
-}
-
-/* Replaces the reply's body by its gzip form when the client takes gzip
- * and it is smaller; kept as it is otherwise (out of memory included). */
-static void gzip_reply(request *rq)
-{
-    unsigned char *gz;
-    size_t n;
-    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) || !reply_put_ints(rq, &rq->reply) ||
-        gr_gzip(rq->reply.body, rq->reply.len, &gz, &n) != 0)
-        return;
-    free(rq->reply.body);
-    rq->reply.body = (char *)gz;
-    rq->reply.len = n;
-    rq->gzipped = true;
-}
-
-static void batch_job(void *arg)
-{
-    request *rq = arg;
-    gr_batch_run run;
-    gr_batch_run_init(&run, &rq->snap->svc);
-    run.observe = count_batch_query;
-    run.observe_ctx = &rq->st->metrics;
-    gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
-    gzip_reply(rq);
-    job_done(rq);
-}
-
-/* Every move of a position evaluates a position: always the compute pool's
- * work. The URL's ?limit= and ?cursor= are read on the HTTP thread, while
- * the connection is ours. */
-static void moves_job(void *arg)
-{
-    request *rq = arg;
-    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
-    gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
-    rq->game = rq->reply.game;
-    job_done(rq);
-}
-
-/* Suspends the connection and queues fn(rq) on the compute pool, or 503. */
-static enum MHD_Result offload(request *rq, gr_job_fn fn)
-{
-    if (!gr_pool_reserve(rq->st->pool))
-        return reply_busy(rq);
-    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
-    rq->answered = true;
-    atomic_store(&rq->state, RQ_WAITING);
-    MHD_suspend_connection(rq->conn);
-    gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
-    return MHD_YES;
-}
-
-/* The inline attempt: answered here unless it runs out of the inline
- * budget, in which case the whole query moves to the pool, where it gets
- * the CPU time the inline attempt left of --query-cpu-ms. */
-static enum MHD_Result answer_analyze(request *rq)
-{
-    const gr_service *svc = &rq->snap->svc;
-    if (rq->len > INLINE_BODY_MAX)
-        return offload(rq, analyze_job);
-    bool scoped = gr_mem_begin();
-    gr_reply r;
-    gr_attempt a = { .steps = rq->st->cfg->inline_budget };
-    bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
-    rq->inline_cpu_ns = a.cpu_used_ns;
-    rq->game = r.game;
-    rq->error = r.error;
-    bool kept = done && reply_keep(rq, &r);
-    gr_mem_free(r.body);
-    if (scoped)
-        gr_mem_end();
-    if (!done)
-        return offload(rq, analyze_job);
-    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);
-}
-
-static enum MHD_Result answer_stream(request *rq)
-{
-    if (!gr_pool_reserve(rq->st->pool))
-        return reply_busy(rq);
-    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
-    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
-    if (!resp) {
-        gr_pool_unreserve(rq->st->pool);
-        return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
-    }
-    gr_stream *s = rq->stream;
-    rq->stream = NULL; /* the response and the job own it now */
-    enum MHD_Result ok = reply_queue(rq, 200, resp, "application/x-ndjson", NULL);
-    gr_pool_push(rq->st->pool, gr_stream_produce, s);
-    return ok;
-}
 
 static enum MHD_Result answer_metrics(request *rq)
 {
@@ -529,10 +392,10 @@ static enum MHD_Result answer(request *rq)
     if (rq->too_large)
         return too_large(rq);
     if (rq->route == ROUTE_BATCH)
-        return rq->stream ? answer_stream(rq) : offload(rq, batch_job);
+        return rq->stream ? compute_stream(rq) : compute_batch(rq);
     if (rq->route == ROUTE_MOVES)
-        return offload(rq, moves_job);
-    return answer_analyze(rq);
+        return compute_moves(rq);
+    return compute_analyze(rq);
 }
 
 enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* Queries answered on the compute pool: the inline attempt and its move to
+ * the pool, JSON batches, moves listings and NDJSON streams. A job writes
+ * rq->reply and resumes the connection; the HTTP thread sends it. */
+#include "server/compute.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "api/batch.h"
+#include "api/mem.h"
+#include "api/moves.h"
+#include "server/reply.h"
+
+/* Bodies larger than this skip the inline attempt: parsing them is itself
+ * heavy work. */
+#define INLINE_BODY_MAX 65536
+
+/* Counts one query of a batch, JSON or NDJSON, under its game and code. */
+void compute_count_batch_query(void *metrics, const gr_reply *r)
+{
+    gr_metrics_query(metrics, ROUTE_BATCH, r->game, r->error);
+}
+
+/* Hands the job's reply to the HTTP thread. */
+static void job_done(request *rq)
+{
+    struct MHD_Connection *conn = rq->conn;
+    atomic_store(&rq->state, RQ_DONE);
+    MHD_resume_connection(conn);
+}
+
+/* The pool's answer for a job that waited past --queue-wait-ms: a 503
+ * (with Retry-After) instead of running it, which would only lengthen the
+ * queue for a client that has waited long enough. */
+static void job_expired(void *arg, uint64_t waited_ms)
+{
+    request *rq = arg;
+    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the query waited %llu ms for a compute thread, past the limit of %llu ms "
+            "(--queue-wait-ms), and was not run; retry after a second",
+            (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
+    gr_api_error_reply(&e, &rq->reply);
+    job_done(rq);
+}
+
+static void analyze_job(void *arg)
+{
+    request *rq = arg;
+    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
+    gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
+    rq->game = rq->reply.game;
+    job_done(rq);
+}
+
+/* Replaces the reply's body by its gzip form when the client takes gzip
+ * and it is smaller; kept as it is otherwise (out of memory included). */
+static void gzip_reply(request *rq)
+{
+    unsigned char *gz;
+    size_t n;
+    if (!rq->reply.body || !gr_codings_choose_gzip(&rq->codings, true) || !reply_put_ints(rq, &rq->reply) ||
+        gr_gzip(rq->reply.body, rq->reply.len, &gz, &n) != 0)
+        return;
+    free(rq->reply.body);
+    rq->reply.body = (char *)gz;
+    rq->reply.len = n;
+    rq->gzipped = true;
+}
+
+static void batch_job(void *arg)
+{
+    request *rq = arg;
+    gr_batch_run run;
+    gr_batch_run_init(&run, &rq->snap->svc);
+    run.observe = compute_count_batch_query;
+    run.observe_ctx = &rq->st->metrics;
+    gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
+    gzip_reply(rq);
+    job_done(rq);
+}
+
+/* Every move of a position evaluates a position: always the compute pool's
+ * work. The URL's ?limit= and ?cursor= are read on the HTTP thread, while
+ * the connection is ours. */
+static void moves_job(void *arg)
+{
+    request *rq = arg;
+    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
+    gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
+    rq->game = rq->reply.game;
+    job_done(rq);
+}
+
+/* Suspends the connection and queues fn(rq) on the compute pool, or 503. */
+static enum MHD_Result offload(request *rq, gr_job_fn fn)
+{
+    if (!gr_pool_reserve(rq->st->pool))
+        return reply_busy(rq);
+    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
+    rq->answered = true;
+    atomic_store(&rq->state, RQ_WAITING);
+    MHD_suspend_connection(rq->conn);
+    gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
+    return MHD_YES;
+}
+
+/* The inline attempt: answered here unless it runs out of the inline
+ * budget, in which case the whole query moves to the pool, where it gets
+ * the CPU time the inline attempt left of --query-cpu-ms. */
+enum MHD_Result compute_analyze(request *rq)
+{
+    const gr_service *svc = &rq->snap->svc;
+    if (rq->len > INLINE_BODY_MAX)
+        return offload(rq, analyze_job);
+    bool scoped = gr_mem_begin();
+    gr_reply r;
+    gr_attempt a = { .steps = rq->st->cfg->inline_budget };
+    bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
+    rq->inline_cpu_ns = a.cpu_used_ns;
+    rq->game = r.game;
+    rq->error = r.error;
+    bool kept = done && reply_keep(rq, &r);
+    gr_mem_free(r.body);
+    if (scoped)
+        gr_mem_end();
+    if (!done)
+        return offload(rq, analyze_job);
+    return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);
+}
+
+enum MHD_Result compute_stream(request *rq)
+{
+    if (!gr_pool_reserve(rq->st->pool))
+        return reply_busy(rq);
+    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
+    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
+    if (!resp) {
+        gr_pool_unreserve(rq->st->pool);
+        return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+    }
+    gr_stream *s = rq->stream;
+    rq->stream = NULL; /* the response and the job own it now */
+    enum MHD_Result ok = reply_queue(rq, 200, resp, "application/x-ndjson", NULL);
+    gr_pool_push(rq->st->pool, gr_stream_produce, s);
+    return ok;
+}
+
+enum MHD_Result compute_batch(request *rq)
+{
+    return offload(rq, batch_job);
+}
+
+enum MHD_Result compute_moves(request *rq)
+{
+    return offload(rq, moves_job);
+}
