@@ -12,15 +12,14 @@
 # Usage: bench/allocs.sh [BUILD_DIR]   (default build-release; built if missing)
 # Environment: N (20000), WARMUP (2000). Loopback only; about 20 s.
 set -euo pipefail
+bench_name=allocs.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${1:-$root/build-release}
 n=${N:-20000}
 warmup=${WARMUP:-2000}
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
+bench_build "$build"
 shim=$build/bench-alloc-count.so
 cc -O2 -shared -fPIC -o "$shim" bench/alloc_count.c -ldl
 work=$(mktemp -d)

@@ -16,12 +16,11 @@
 # Environment: QUERY_CPU_MS (the daemon's default when unset), FACTOR (1.2),
 # EXTRA_ARGS (more grundyd options). Needs python3; loopback only.
 set -euo pipefail
+bench_name=budgets.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-release}
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
+bench_build "$build"
 echo "== budgets: CPU time per heavy query, one at a time; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 exec python3 - "$build/grundyd" "${QUERY_CPU_MS:-}" "${FACTOR:-1.2}" "${EXTRA_ARGS:-}" "${CONCURRENT:-8}" <<'PY'
 import http.client, json, os, random, socket, subprocess, sys, threading, time

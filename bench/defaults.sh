@@ -17,6 +17,8 @@
 # Environment: ROUNDS (3), DURATION per wrk run (5s), CONNS (32).
 # Needs wrk, curl, taskset, python3, a C compiler; loopback only.
 set -euo pipefail
+bench_name=defaults.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${1:-$root/build-release}
@@ -25,30 +27,10 @@ for tool in wrk curl taskset python3 cc pkg-config; do
     command -v "$tool" >/dev/null || { echo "defaults.sh: $tool is missing" >&2; exit 2; }
 done
 (($(nproc) >= 2)) || { echo "defaults.sh: needs 2 CPUs (servers on 0, wrk on 1)" >&2; exit 2; }
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
-cc -O3 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$build/bench-baseline" bench/baseline.c \
-    $(pkg-config --cflags --libs libmicrohttpd libcjson) -lpthread
+bench_build "$build"
+bench_baseline "$build"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_up() {
-    for _ in $(seq 100); do
-        curl -sf -o /dev/null -d '{"game":"nim","piles":[1]}' "$1" && return 0
-        sleep 0.1
-    done
-    echo "defaults.sh: nothing answers at $1" >&2
-    exit 1
-}
+bench_scratch
 
 gport=$(free_port) bport=$(free_port)
 # As scripts/run.sh: `exec build-release/grundyd "$@"`, here with --port.

@@ -27,6 +27,8 @@
 # Needs wrk, curl, python3, a C compiler; loopback only. About 3 minutes
 # with the defaults (a first build of the table file adds about a minute).
 set -euo pipefail
+bench_name=http.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${1:-$root/build-release}
@@ -48,34 +50,13 @@ for tool in wrk curl python3 cc pkg-config; do
 done
 
 # ---- build ---------------------------------------------------------------
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
-# meson's release build type: -O3, NDEBUG off by default (b_ndebug=false).
-cc -O3 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$build/bench-baseline" bench/baseline.c \
-    $(pkg-config --cflags --libs libmicrohttpd libcjson) -lpthread
+bench_build "$build"
+bench_baseline "$build"
 
 # ---- servers ---------------------------------------------------------------
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+bench_scratch
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-wait_up() { # url: polls for up to 10 s
-    for _ in $(seq 100); do
-        curl -sf -o /dev/null -d '{"game":"nim","piles":[1]}' "$1" && return 0
-        sleep 0.1
-    done
-    echo "http.sh: nothing answers at $1" >&2
-    exit 1
-}
 
 gport=$(free_port)
 "${server_cpu[@]}" "$build/grundyd" --port "$gport" --threads "$threads" --access-log "$access_log" \

@@ -23,6 +23,8 @@
 # Environment: LINES (1000000), ROUNDS (3).
 # Needs curl and python3; loopback only. About 30 s on two quiet cores.
 set -euo pipefail
+bench_name=ndjson.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${1:-$root/build-release}
@@ -30,19 +32,9 @@ lines=${LINES:-1000000} rounds=${ROUNDS:-3}
 for tool in curl python3; do
     command -v "$tool" >/dev/null || { echo "ndjson.sh: $tool is missing" >&2; exit 2; }
 done
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
+bench_build "$build"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+bench_scratch
 
 python3 - "$lines" "$work/full.ndjson" "$work/slim.ndjson" <<'EOF'
 import random, sys

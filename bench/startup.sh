@@ -13,12 +13,11 @@
 # and built as scripts/run.sh does, table file included, when missing)
 # Environment: RUNS (10), LIMIT_MS (100). Needs python3; loopback only.
 set -euo pipefail
+bench_name=startup.sh
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-release}
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" --buildtype=release -Dtests=false >/dev/null
-fi
-ninja -C "$build" >/dev/null
+bench_build "$build"
 [[ -f $build/grundy.tables ]] || { echo "startup.sh: no $build/grundy.tables" >&2; exit 2; }
 echo "== startup: exec to the first 200 on /healthz, $(du -h "$build/grundy.tables" | cut -f1) table file, ${RUNS:-10} runs"
 exec python3 - "$build/grundyd" "${RUNS:-10}" "${LIMIT_MS:-100}" <<'PY'
