@@ -32,19 +32,34 @@ static void job_done(request *rq)
     MHD_resume_connection(conn);
 }
 
+void compute_expired_reply(request *rq, uint64_t waited_ms, const char *what, gr_reply *out)
+{
+    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the %s waited %llu ms for a compute thread, past the limit of %llu ms "
+            "(--queue-wait-ms), and was not run; retry after a second",
+            what, (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
+    gr_api_error_reply(&e, out);
+}
+
 /* The pool's answer for a job that waited past --queue-wait-ms: a 503
  * (with Retry-After) instead of running it, which would only lengthen the
  * queue for a client that has waited long enough. */
 static void job_expired(void *arg, uint64_t waited_ms)
 {
     request *rq = arg;
-    atomic_fetch_add(&rq->st->metrics.pool_rejected, 1);
-    gr_api_error e;
-    gr_fail(&e, GR_E_OVERLOADED, "",
-            "the query waited %llu ms for a compute thread, past the limit of %llu ms "
-            "(--queue-wait-ms), and was not run; retry after a second",
-            (unsigned long long)waited_ms, (unsigned long long)rq->st->cfg->queue_wait_ms);
-    gr_api_error_reply(&e, &rq->reply);
+    compute_expired_reply(rq, waited_ms, "query", &rq->reply);
+    job_done(rq);
+}
+
+/* A spooled stream's 503 is sent in place of its 200, which was never
+ * queued: the response is destroyed and the stream released unanswered
+ * when the request ends (request_reset). */
+static void stream_expired(void *arg, uint64_t waited_ms)
+{
+    request *rq = arg;
+    compute_expired_reply(rq, waited_ms, "stream", &rq->reply);
     job_done(rq);
 }
 
@@ -133,21 +148,45 @@ enum MHD_Result compute_analyze(request *rq)
     return kept ? reply_send_kept(rq, r.status, r.len) : reply_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);
 }
 
+/* A spooled stream's job: it has a compute thread, so the HTTP thread may
+ * now queue the 200 (compute_stream_start); the answers it writes before
+ * then wait in the stream's ring. */
+static void stream_job(void *arg)
+{
+    request *rq = arg;
+    gr_stream *s = rq->stream;
+    struct MHD_Connection *conn = rq->conn;
+    rq->stream = NULL; /* the job's reference; rq is the HTTP thread's again once resumed */
+    atomic_store(&rq->state, RQ_STREAMING);
+    MHD_resume_connection(conn);
+    gr_stream_produce(s);
+}
+
+/* The response is made here, while the connection is ours, but queued only
+ * when the job starts: a stream whose wait runs out gets its 503 instead,
+ * and never a 200. */
 enum MHD_Result compute_stream(request *rq)
 {
     if (!gr_pool_reserve(rq->st->pool))
         return reply_busy(rq);
-    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
-    struct MHD_Response *resp = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
-    if (!resp) {
+    rq->stream_response = gr_stream_response(rq->stream, rq->snap, gr_codings_choose_gzip(&rq->codings, true));
+    if (!rq->stream_response) {
         gr_pool_unreserve(rq->st->pool);
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     }
-    gr_stream *s = rq->stream;
-    rq->stream = NULL; /* the response and the job own it now */
-    enum MHD_Result ok = reply_queue(rq, 200, resp, "application/x-ndjson", NULL);
-    gr_pool_push(rq->st->pool, gr_stream_produce, s);
-    return ok;
+    atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
+    rq->answered = true;
+    atomic_store(&rq->state, RQ_WAITING);
+    MHD_suspend_connection(rq->conn);
+    gr_pool_push_bounded(rq->st->pool, stream_job, stream_expired, rq, rq->st->cfg->queue_wait_ms);
+    return MHD_YES;
+}
+
+enum MHD_Result compute_stream_start(request *rq)
+{
+    struct MHD_Response *resp = rq->stream_response;
+    rq->stream_response = NULL;
+    return reply_queue(rq, 200, resp, "application/x-ndjson", NULL);
 }
 
 enum MHD_Result compute_batch(request *rq)

@@ -157,8 +157,8 @@ static size_t options(gr_server_config *c, opt *o)
         { "batch-cpu-ms", "GRUNDYD_BATCH_CPU_MS", 'U', &l->batch_cpu_ms, 0, UINT64_C(86400000),
           "CPU time per batch request in milliseconds, all its queries together; default 4 x --query-cpu-ms" },
         { "queue-wait-ms", "GRUNDYD_QUEUE_WAIT_MS", 'U', &c->queue_wait_ms, 0, UINT64_C(3600000),
-          "milliseconds a query may wait for a compute thread; past them it gets 503 with Retry-After "
-          "instead of running; 0: no limit; default 2000" },
+          "milliseconds a query, batch or NDJSON stream may wait for a compute thread; past them it gets "
+          "503 with Retry-After instead of running; 0: no limit; default 2000" },
         { "max-batch", "GRUNDYD_MAX_BATCH", 'U', &l->max_batch, 1, 1000000, "queries in a JSON batch; default 10000" },
         { "max-body", "GRUNDYD_MAX_BODY", 'U', &c->max_body, 64, UINT64_C(1) << 30,
           "largest request body in bytes (NDJSON batches excepted); default 1048576" },

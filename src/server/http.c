@@ -251,6 +251,8 @@ static void append_body(request *rq, const char *data, size_t n)
  * keeping the buffers (trimmed to KEEP_BUFFER_MAX). */
 static void request_reset(request *rq)
 {
+    if (rq->stream_response)
+        MHD_destroy_response(rq->stream_response); /* never queued: its stream is cancelled */
     gr_snapshot_release(rq->snap);
     gr_stream_release(rq->stream);
     free(rq->reply.body);
@@ -417,9 +419,10 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     }
     if (rq->early != EARLY_NONE && !rq->answered)
         return send_early(rq);
-    if (atomic_load(&rq->state) == RQ_DONE) {
+    rq_state state = atomic_load(&rq->state);
+    if (state == RQ_DONE || state == RQ_STREAMING) {
         atomic_store(&rq->state, RQ_READING);
-        return reply_send_coded(rq, &rq->reply, NULL, rq->gzipped);
+        return state == RQ_STREAMING ? compute_stream_start(rq) : reply_send_coded(rq, &rq->reply, NULL, rq->gzipped);
     }
     if (rq->answered)
         return MHD_YES;

@@ -4,6 +4,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "api/mem.h"
+#include "server/compute.h"
 #include "server/http.h"
 #include "server/reply.h"
 
@@ -15,6 +17,33 @@ static bool duplex_room(const server_state *st)
 {
     unsigned cap = st->cfg->compute_threads / 2;
     return gr_stream_duplex_running() < (cap ? cap : 1);
+}
+
+/* The job takes the stream (rq is the HTTP thread's again once the job
+ * resumes the connection). */
+static void duplex_job(void *arg)
+{
+    request *rq = arg;
+    gr_stream *s = rq->stream;
+    rq->stream = NULL;
+    gr_stream_produce_duplex(s);
+}
+
+/* Nothing has been sent on the socket yet: the 503 goes there in place of
+ * the 200, and the connection ends as a duplex stream's does. */
+static void duplex_expired(void *arg, uint64_t waited_ms)
+{
+    static const char oom[] =
+        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+    request *rq = arg;
+    gr_stream *s = rq->stream;
+    rq->stream = NULL;
+    gr_reply r;
+    compute_expired_reply(rq, waited_ms, "stream", &r);
+    rq->status = r.status;
+    rq->error = r.error;
+    gr_stream_refuse_duplex(s, r.body ? r.body : oom, r.body ? r.len : sizeof oom - 1);
+    gr_mem_free(r.body);
 }
 
 void http_start_duplex(request *rq, const char *version)
@@ -29,23 +58,23 @@ void http_start_duplex(request *rq, const char *version)
     if (!ci || !gr_pool_reserve(st->pool))
         return;
     bool gzip = gr_codings_choose_gzip(&rq->codings, true);
-    char head[1024];
-    size_t head_len = reply_stream_head(rq, gzip, head, sizeof head);
+    char ok[1024], busy[1024];
+    gr_duplex_heads heads = { ok, busy, reply_stream_head(rq, MHD_HTTP_OK, gzip, ok, sizeof ok),
+                              reply_stream_head(rq, MHD_HTTP_SERVICE_UNAVAILABLE, false, busy, sizeof busy) };
     gr_snapshot *snap = gr_snapshot_acquire(&st->snaps);
-    if (!head_len || !gr_stream_duplex(rq->stream, snap, gzip, ci->connect_fd, total - rq->len, head, head_len,
-                                       st->cfg->conn_timeout * 1000u)) {
+    if (!heads.ok_len || !heads.busy_len ||
+        !gr_stream_duplex(rq->stream, snap, gzip, ci->connect_fd, total - rq->len, &heads,
+                          st->cfg->conn_timeout * 1000u)) {
         gr_snapshot_release(snap);
         gr_pool_unreserve(st->pool);
-        rq->status = 0; /* nothing was sent: the stream is answered as before */
-        return;
+        return; /* nothing was sent: the stream is answered as before */
     }
     rq->snap = snap;
+    rq->status = MHD_HTTP_OK; /* until the job's wait runs out (duplex_expired) */
     rq->counted = true;
     atomic_fetch_add(&st->in_flight, 1);
     atomic_fetch_add(&st->metrics.pool_jobs, 1);
     rq->answered = true;
-    gr_stream *s = rq->stream;
-    rq->stream = NULL; /* the job owns it now */
     MHD_suspend_connection(rq->conn);
-    gr_pool_push(st->pool, gr_stream_produce_duplex, s);
+    gr_pool_push_bounded(st->pool, duplex_job, duplex_expired, rq, st->cfg->queue_wait_ms);
 }

@@ -51,9 +51,14 @@ struct gr_stream {
     unsigned char *zout;
     bool duplex;       /* the socket is ours: answers go to sock, not to the ring */
     gr_sock_io sock;
-    char *response_head; /* duplex: the response's status line and headers */
-    size_t response_head_len;
+    char *response_head; /* duplex: the 200's status line and headers, then the 503's */
+    size_t response_head_len, busy_head_len;
 };
+
+/* A refused duplex stream reads what it can of the rest of the body for
+ * this long after its 503, so that closing the socket with body bytes
+ * unread (a reset) does not destroy the 503 before the client reads it. */
+#define REFUSE_DISCARD_MS 200
 
 /* The deflate output buffer, sent each time it fills. */
 #define ZOUT_BYTES (256u * 1024u)
@@ -447,12 +452,12 @@ void gr_stream_produce(void *stream)
 
 /* ---- duplex streams: answers while the body uploads ------------------------ */
 
-bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
-                      size_t head_len, unsigned idle_ms)
+bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left,
+                      const gr_duplex_heads *heads, unsigned idle_ms)
 {
     if (fflush(s->spool) != 0)
         return false;
-    s->response_head = malloc(head_len);
+    s->response_head = malloc(heads->ok_len + heads->busy_len);
     if (!s->response_head || !gr_sock_open(&s->sock, fd, fileno(s->spool), ftello(s->spool), left, idle_ms, &abort_all)) {
         free(s->response_head);
         s->response_head = NULL;
@@ -464,13 +469,34 @@ bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64
         s->response_head = NULL;
         return false;
     }
-    memcpy(s->response_head, head, head_len);
-    s->response_head_len = head_len;
+    memcpy(s->response_head, heads->ok, heads->ok_len);
+    memcpy(s->response_head + heads->ok_len, heads->busy, heads->busy_len);
+    s->response_head_len = heads->ok_len;
+    s->busy_head_len = heads->busy_len;
     s->duplex = true;
     atomic_fetch_add(&duplex_running, 1);
     atomic_fetch_add(&snap->refs, 1);
     s->snap = snap;
     return true;
+}
+
+/* Closes the socket and hands the connection back to libmicrohttpd, which
+ * finds it shut and closes it; drops the caller's reference. */
+static void end_duplex(gr_stream *s)
+{
+    gr_sock_close(&s->sock);
+    atomic_fetch_add(&handed_back, 1);
+    MHD_resume_connection(s->conn);
+    gr_stream_release(s);
+}
+
+void gr_stream_refuse_duplex(gr_stream *s, const char *body, size_t len)
+{
+    atomic_fetch_sub(&duplex_running, 1);
+    if (gr_sock_send(&s->sock, s->response_head + s->response_head_len, s->busy_head_len, true) &&
+        gr_sock_send(&s->sock, body, len, false) && gr_sock_send(&s->sock, "0\r\n\r\n", 5, true))
+        gr_sock_discard(&s->sock, REFUSE_DISCARD_MS);
+    end_duplex(s);
 }
 
 /* Answers the body as it arrives, in order; true when every line of it was
@@ -516,8 +542,5 @@ void gr_stream_produce_duplex(void *stream)
     atomic_fetch_sub(&duplex_running, 1); /* before the client can see the end and send another */
     if (started && !s->sock.failed && (!s->staged || flush_stage(s)) && (!s->z || deflate_out(s, "", 0, Z_FINISH)))
         gr_sock_send(&s->sock, "0\r\n\r\n", 5, true);
-    gr_sock_close(&s->sock);
-    atomic_fetch_add(&handed_back, 1);
-    MHD_resume_connection(s->conn); /* libmicrohttpd finds the socket shut and closes the connection */
-    gr_stream_release(s);
+    end_duplex(s);
 }

@@ -51,17 +51,25 @@ struct MHD_Response *gr_stream_response(gr_stream *s, gr_snapshot *snap, bool gz
  * caller's reference. */
 void gr_stream_produce(void *stream);
 
+/* The status lines and headers of a duplex stream's two possible
+ * responses: its 200, and the 503 sent instead when its job waited too
+ * long for a compute thread (gr_stream_refuse_duplex). */
+typedef struct gr_duplex_heads {
+    const char *ok, *busy;
+    size_t ok_len, busy_len;
+} gr_duplex_heads;
+
 /* Duplex streams (server/stream_socket.h): the answers go out while the
  * body uploads, on the connection's socket fd, which the caller has
  * suspended in libmicrohttpd. The spool holds the body's first bytes, and
- * `left` more are to come; head (head_len bytes) is the response's status
- * line and headers, chunked, with Content-Encoding: gzip when gzip is set.
- * Takes a reference on snap; the caller's reference to s goes to
- * gr_stream_produce_duplex, which must then be run (on the compute pool).
- * false when out of memory or descriptors: s is unchanged but for its
- * spool, and may be answered as before. */
-bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left, const char *head,
-                      size_t head_len, unsigned idle_ms);
+ * `left` more are to come; heads->ok is the response's head, chunked, with
+ * Content-Encoding: gzip when gzip is set. Nothing is sent yet. Takes a
+ * reference on snap; the caller's reference to s goes to
+ * gr_stream_produce_duplex or gr_stream_refuse_duplex, one of which must
+ * then be run. false when out of memory or descriptors: s is unchanged but
+ * for its spool, and may be answered as before. */
+bool gr_stream_duplex(gr_stream *s, gr_snapshot *snap, bool gzip, int fd, uint64_t left,
+                      const gr_duplex_heads *heads, unsigned idle_ms);
 
 /* Duplex streams between gr_stream_duplex and the end of their job. */
 unsigned gr_stream_duplex_running(void);
@@ -71,6 +79,12 @@ unsigned gr_stream_duplex_running(void);
  * drops the caller's reference. A client silent for idle_ms, or gone, ends
  * the stream early. */
 void gr_stream_produce_duplex(void *stream);
+
+/* In place of gr_stream_produce_duplex, for a stream that waited too long
+ * for a compute thread: sends heads->busy and body (len bytes, a JSON
+ * error) as the whole response, then ends the connection as
+ * gr_stream_produce_duplex does and drops the caller's reference. */
+void gr_stream_refuse_duplex(gr_stream *s, const char *body, size_t len);
 
 /* libmicrohttpd reports each duplex connection it closes as "closed ...
  * with incomplete request" (it never saw the body's end): true, once per

@@ -196,11 +196,6 @@ void gr_pool_unreserve(gr_pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
-void gr_pool_push(gr_pool *p, gr_job_fn fn, void *arg)
-{
-    gr_pool_push_bounded(p, fn, NULL, arg, 0);
-}
-
 void gr_pool_push_bounded(gr_pool *p, gr_job_fn fn, gr_expired_fn expired, void *arg, uint64_t max_wait_ms)
 {
     job j = { .fn = fn, .expired = max_wait_ms ? expired : NULL, .arg = arg, .max_wait_ms = max_wait_ms };

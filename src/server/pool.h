@@ -23,10 +23,10 @@ gr_pool *gr_pool_start(unsigned threads, unsigned capacity);
 /* Takes room for one job in the queue; false when it is full. A reservation
  * is then either pushed or given back. */
 bool gr_pool_reserve(gr_pool *p);
-void gr_pool_push(gr_pool *p, gr_job_fn fn, void *arg);
-/* gr_pool_push, but a job still waiting after max_wait_ms (0: no limit)
- * runs expired(arg, waited) instead of fn(arg): a job is never started
- * after its client has waited too long. */
+/* Queues fn(arg) in a reservation's room. A job still waiting after
+ * max_wait_ms (0: no limit) runs expired(arg, waited) instead of fn(arg):
+ * a job is never started after its client has waited too long. Exactly one
+ * of the two runs. */
 void gr_pool_push_bounded(gr_pool *p, gr_job_fn fn, gr_expired_fn expired, void *arg, uint64_t max_wait_ms);
 void gr_pool_unreserve(gr_pool *p);
 

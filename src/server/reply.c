@@ -298,22 +298,25 @@ static enum MHD_Result head_header(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-size_t reply_stream_head(request *rq, bool gzip, char *out, size_t cap)
+size_t reply_stream_head(request *rq, int status, bool gzip, char *out, size_t cap)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    if (!resp || cap < 32)
+    if (!resp || cap < 48)
         return 0;
+    bool busy = status == MHD_HTTP_SERVICE_UNAVAILABLE;
     head_text h = { out, cap, 0, false };
     char date[64];
     struct tm tm;
     time_t now = time(NULL);
     strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
-    h.len = (size_t)snprintf(out, cap, "HTTP/1.1 200 OK\r\n");
+    h.len = (size_t)snprintf(out, cap, "HTTP/1.1 %d %s\r\n", status, busy ? "Service Unavailable" : "OK");
     head_add(&h, MHD_HTTP_HEADER_DATE, date);
     head_add(&h, MHD_HTTP_HEADER_CONNECTION, "close");
     head_add(&h, MHD_HTTP_HEADER_TRANSFER_ENCODING, "chunked");
-    head_add(&h, MHD_HTTP_HEADER_CONTENT_TYPE, "application/x-ndjson");
-    if (gzip)
+    head_add(&h, MHD_HTTP_HEADER_CONTENT_TYPE, busy ? "application/json" : "application/x-ndjson");
+    if (busy)
+        head_add(&h, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    else if (gzip)
         head_add(&h, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     add_common_headers(resp, rq, NULL);
     MHD_get_response_headers(resp, head_header, &h);
@@ -321,6 +324,5 @@ size_t reply_stream_head(request *rq, bool gzip, char *out, size_t cap)
     if (h.full || cap - h.len < 3)
         return 0;
     memcpy(out + h.len, "\r\n", 3);
-    rq->status = 200;
     return h.len + 2;
 }

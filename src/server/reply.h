@@ -64,12 +64,13 @@ bool reply_keep(request *rq, const gr_reply *r);
 /* Sends the len bytes reply_keep stored, as JSON. */
 enum MHD_Result reply_send_kept(request *rq, int status, size_t len);
 
-/* The status line and headers of a 200 NDJSON stream that the server sends
- * on the socket itself (a duplex stream, server/http_stream.h): chunked,
- * Connection: close, Content-Encoding: gzip when gzip is set, and the
- * headers reply_queue adds to every response. Its length in out (NUL-
- * terminated), 0 when it does not fit in cap bytes or memory runs out.
- * Records the status as sent. */
-size_t reply_stream_head(request *rq, bool gzip, char *out, size_t cap);
+/* The status line and headers of a response that the server sends on the
+ * socket itself (a duplex stream, server/http_stream.h): chunked,
+ * Connection: close and the headers reply_queue adds to every response;
+ * for status 200 an NDJSON stream, with Content-Encoding: gzip when gzip is
+ * set, for 503 a JSON error with Retry-After. Its length in out (NUL-
+ * terminated), 0 when it does not fit in cap bytes or memory runs out. The
+ * caller records the status when it is sent. */
+size_t reply_stream_head(request *rq, int status, bool gzip, char *out, size_t cap);
 
 #endif

@@ -51,8 +51,10 @@ typedef struct server_state {
 } server_state;
 
 /* Where a request's answer is: being read or answered on the HTTP thread,
- * waiting for the compute pool, or done there (rq->reply holds it). */
-typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE } rq_state;
+ * waiting for the compute pool, done there (rq->reply holds it), or, for a
+ * spooled NDJSON stream, its job started (rq->stream_response is to be
+ * queued). */
+typedef enum rq_state { RQ_READING, RQ_WAITING, RQ_DONE, RQ_STREAMING } rq_state;
 
 /* A reply decided from the request line alone, sent once the body (if any)
  * has been read: answering earlier makes libmicrohttpd close the connection,
@@ -92,7 +94,9 @@ typedef struct request {
     bool answered;     /* a reply was queued, or the request was handed on */
     bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
                         * since libmicrohttpd reports such connections only at their timeout */
-    gr_stream *stream; /* NDJSON batch */
+    gr_stream *stream; /* NDJSON batch; its job takes this reference when it starts */
+    struct MHD_Response *stream_response; /* a spooled stream's 200, queued only once its job
+                                           * has started; destroyed unsent otherwise */
     _Atomic rq_state state;
     gr_reply reply;    /* from the compute pool */
     gr_snapshot *snap; /* held while the request is answered */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define IN_BYTES (64u * 1024u)
@@ -61,6 +62,26 @@ void gr_sock_close(gr_sock_io *io)
     free(io->in);
     io->fd = -1;
     io->in = NULL;
+}
+
+void gr_sock_discard(gr_sock_io *io, unsigned ms)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    shutdown(io->fd, SHUT_WR);
+    while (io->left > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long spent = (long)(t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+        struct pollfd p = { .fd = io->fd, .events = POLLIN };
+        if (spent >= (long)ms || poll(&p, 1, (int)(ms - (unsigned long)spent)) <= 0)
+            return;
+        size_t want = io->left < IN_BYTES ? (size_t)io->left : IN_BYTES;
+        ssize_t n = recv(io->fd, io->in, want, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            return;
+        if (n > 0)
+            io->left -= (uint64_t)n;
+    }
 }
 
 static bool spool_write(gr_sock_io *io, const char *p, size_t n)

@@ -44,6 +44,13 @@ typedef struct gr_sock_io {
 bool gr_sock_open(gr_sock_io *io, int fd, int spool, off_t spooled, uint64_t left, unsigned idle_ms,
                   const _Atomic bool *stop);
 
+/* After a whole response: ends the sending side (the client sees the
+ * response's end) and reads and drops the rest of the body for at most
+ * ms, or until it has all arrived or the client closes, so that the close
+ * that follows finds no unread bytes, which would reset the connection
+ * under a response the client has yet to read. */
+void gr_sock_discard(gr_sock_io *io, unsigned ms);
+
 /* Shuts the socket down both ways (the client sees the end of the
  * response; libmicrohttpd sees the end of the connection) and closes ours. */
 void gr_sock_close(gr_sock_io *io);

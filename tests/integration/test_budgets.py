@@ -18,6 +18,13 @@ with small limits (the bounds are loose: these are tests, not benchmarks).
   queries at once: those that waited past 250 ms get 503 overloaded with
   Retry-After naming --queue-wait-ms when their wait runs out (well before
   the compute thread frees up), instead of running.
+- The same daemon, NDJSON streams sent while the compute thread is busy
+  for a second: a spooled one (chunked upload; HTTP/1.0) and a duplex one
+  (Content-Length over HTTP/1.1, half the body sent, and the whole body
+  sent before reading) each get one response, a 503 overloaded with
+  Retry-After, when their 250 ms wait runs out, and no 200; each counts in
+  grundyd_compute_rejected_total. With the pool free, both kinds stream
+  every answer with a 200.
 - GET /v1/games states the limits; --help lists the options.
 
 Usage: test_budgets.py path/to/grundyd. Prints TAP."""
@@ -25,13 +32,14 @@ Usage: test_budgets.py path/to/grundyd. Prints TAP."""
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Client, Daemon, Tap, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Tap, run_main  # noqa: E402
 
 TAP = Tap()
 WATCHDOG_SECONDS = 200
@@ -191,6 +199,169 @@ def t_queue_wait(binary):
     return p
 
 
+# ---- NDJSON streams and --queue-wait-ms ----------------------------------------
+
+STREAM_LINES = [('{"id":%d,"game":"nim","piles":[%d,3]}\n' % (i, i)).encode() for i in range(2000)]
+STREAM_BODY = b"".join(STREAM_LINES)  # about 70 KB: more than the first chunk the daemon reads
+
+
+def stream_head(version="HTTP/1.1", framing=None):
+    framing = framing or "Content-Length: %d" % len(STREAM_BODY)
+    return ("POST /v1/batch %s\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n%s\r\n"
+            "Connection: close\r\n\r\n" % (version, framing)).encode()
+
+
+def chunked(body, size=8192):
+    return b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + size]), body[i:i + size])
+                    for i in range(0, len(body), size)) + b"0\r\n\r\n"
+
+
+def dechunk(body):
+    out = b""
+    while True:
+        size, _, rest = body.partition(b"\r\n")
+        n = int(size, 16)
+        if n == 0:
+            return out
+        out += rest[:n]
+        body = rest[n + 2:]
+
+
+def exchange(port, first, rest=b"", timeout=10):
+    """Sends first and, with rest, waits up to a second for the response to
+    begin: a duplex stream's 503 comes while the body is still short; rest
+    is sent unless that came. Then reads to the end of the connection.
+    (status, headers, body, the whole response, seconds from the first
+    send to the end)."""
+    s = socket.create_connection((HOST, port), timeout=timeout)
+    t0 = time.monotonic()
+    data = b""
+    try:
+        s.sendall(first)
+        if rest:
+            s.settimeout(1.0)
+            try:
+                data = s.recv(1 << 16)
+            except socket.timeout:
+                pass
+            s.settimeout(timeout)
+            if not data.startswith(b"HTTP/1.1 503 "):
+                s.sendall(rest)
+        while True:
+            piece = s.recv(1 << 16)
+            if not piece:
+                break
+            data += piece
+    finally:
+        s.close()
+    elapsed = time.monotonic() - t0
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (x.split(":", 1) for x in lines[1:] if ":" in x)}
+    if headers.get("transfer-encoding") == "chunked":
+        body = dechunk(body)
+    return int(lines[0].split()[1]), headers, body, data, elapsed
+
+
+def stream_answers_problems(what, r):
+    status, headers, body, _, _ = r
+    if status != 200:
+        return ["%s: %d %r" % (what, status, body[:300])]
+    answers = [json.loads(x) for x in body.split(b"\n") if x]
+    want = [{"id": i, "grundy": i ^ 3} for i in range(len(STREAM_LINES))]
+    got = [{"id": a.get("id"), "grundy": a.get("grundy")} for a in answers]
+    return [] if got == want else ["%s: %d answers, first differing %r" % (
+        what, len(answers), next((a for a, w in zip(answers, want) if a.get("id") != w["id"]
+                                  or a.get("grundy") != w["grundy"]), None))]
+
+
+def refused_problems(what, r):
+    status, headers, body, whole, elapsed = r
+    err = {}
+    try:
+        err = json.loads(body).get("error") or {}
+    except ValueError:
+        pass
+    p = []
+    if status != 503 or err.get("code") != "overloaded" or "--queue-wait-ms" not in err.get("message", "") \
+            or "stream waited" not in err.get("message", "") or headers.get("retry-after") != "1":
+        p.append("%s: %d %r, headers %r" % (what, status, body[:300], headers))
+    if whole.count(b"HTTP/1.") != 1 or b" 200 " in whole:
+        p.append("%s: more than the 503 was sent: %r" % (what, whole[:400]))
+    if elapsed > 0.8:  # at its wait's end (250 ms), not when the compute thread frees up (1 s)
+        p.append("%s: 503 after %.2f s" % (what, elapsed))
+    return p
+
+
+def rejected_total(port):
+    c = Client(port)
+    text = c.request("GET", "/metrics").raw.decode()
+    c.close()
+    return int(next(x.split()[1] for x in text.splitlines() if x.startswith("grundyd_compute_rejected_total ")))
+
+
+def with_busy_pool(port, sends):
+    """Runs each of sends (functions returning an exchange) in its own
+    thread while a heavy query holds the one compute thread for a second."""
+    out = [None] * (len(sends) + 1)
+
+    def heavy():
+        c = Client(port, timeout=30, retry_on=())
+        out[-1] = c.post(HEAVY[0][1])
+        c.close()
+
+    def one(i):
+        try:
+            out[i] = sends[i]()
+        except Exception as e:  # noqa: BLE001
+            out[i] = e
+    threads = [threading.Thread(target=heavy)] + [threading.Thread(target=one, args=(i,))
+                                                  for i in range(len(sends))]
+    threads[0].start()
+    time.sleep(0.2)  # the heavy query has the compute thread
+    for t in threads[1:]:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return out
+
+
+def t_stream_wait(binary):
+    d = Daemon(binary, "--compute-threads", "1", "--threads", "4", "--query-cpu-ms", "1000",
+               "--queue-wait-ms", "250", "--access-log", "off")
+    port, p = d.port, []
+    before = rejected_total(port)
+    half = len(STREAM_BODY) // 2
+    kinds = [("spooled, chunked upload",
+              lambda: exchange(port, stream_head(framing="Transfer-Encoding: chunked") + chunked(STREAM_BODY))),
+             ("spooled, HTTP/1.0", lambda: exchange(port, stream_head("HTTP/1.0") + STREAM_BODY)),
+             ("duplex, half the body sent", lambda: exchange(port, stream_head() + STREAM_BODY[:half],
+                                                             STREAM_BODY[half:]))]
+    # One duplex stream at a time with one compute thread (half of them, at least one).
+    rounds = [kinds, [("duplex, the whole body sent", lambda: exchange(port, stream_head() + STREAM_BODY))]]
+    refused = 0
+    for r in rounds:
+        out = with_busy_pool(port, [send for _, send in r])
+        for (what, _), got in zip(r, out):
+            if not isinstance(got, tuple):
+                p.append("%s: %r" % (what, got))
+                continue
+            TAP.diag("%-30s %d in %.2f s" % (what, got[0], got[4]))
+            refused += 1
+            p += refused_problems(what, got)
+        if getattr(out[-1], "status", None) not in (200, 422):
+            p.append("the heavy query: %r" % (out[-1],))
+    after = rejected_total(port)
+    if after - before != refused:
+        p.append("grundyd_compute_rejected_total went from %d to %d for %d refused streams" % (before, after, refused))
+    p += stream_answers_problems("spooled, pool free", exchange(
+        port, stream_head(framing="Transfer-Encoding: chunked") + chunked(STREAM_BODY)))
+    p += stream_answers_problems("duplex, pool free", exchange(port, stream_head() + STREAM_BODY[:half],
+                                                                STREAM_BODY[half:]))
+    d.stop()
+    return p
+
+
 def t_limits_stated(d, binary):
     c = Client(d.port)
     limits = c.request("GET", "/v1/games").json["limits"]
@@ -221,6 +392,8 @@ def main():
                 t_batch_shared, d)
         d.stop()
         TAP.run("queries that waited past --queue-wait-ms get 503 with Retry-After", t_queue_wait, binary)
+        TAP.run("NDJSON streams that waited past --queue-wait-ms get 503 with Retry-After, no 200",
+                t_stream_wait, binary)
 
     return run_main(TAP, "test_budgets.py", WATCHDOG_SECONDS, body)
 
