@@ -134,6 +134,11 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
     export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
     export CK_TIMEOUT_MULTIPLIER=10 # Check's own 4 s per test case
+    # The daemons the tests start get 20 s of CPU per query (batches 4 times
+    # that) rather than 1 s: sanitized code runs several times slower, and a
+    # query the normal build answers within its deadline must still be
+    # answered. Tests that set --query-cpu-ms themselves are unaffected.
+    export GRUNDYD_QUERY_CPU_MS=20000
     # A smaller table file than the default (built by the sanitized builder,
     # which is slow): the tests that need the full default one skip.
     sanitize_args=(-Dbuildtype=debugoptimized -Dwerror=false
