@@ -240,7 +240,7 @@ void gr_explain_stop(const gr_limits *limits, const gr_budget *budget, bool batc
     else if (why == GR_STOP_CPU && !batch)
         gr_fail(err, GR_E_LIMIT_EXCEEDED, field,
                 "the query used its %llu ms of CPU time before an answer was certain; ask for a "
-                "smaller position (the daemon's --query-cpu-ms sets the limit)",
+                "smaller position (grundyd's --query-cpu-ms or GRUNDYD_QUERY_CPU_MS sets the limit)",
                 (unsigned long long)limits->query_cpu_ms);
     else if (why == GR_STOP_CPU)
         gr_fail(err, GR_E_LIMIT_EXCEEDED, field,

@@ -34,12 +34,52 @@ static int open_tables(const char *path, gr_tables **t)
     return -1;
 }
 
+/* Reads the CPU-time variable name (milliseconds, 0 to a day) into *ms;
+ * false, with a message, when it is set but not such a number. */
+static bool cpu_ms_from_env(const char *name, uint64_t *ms)
+{
+    const char *text = getenv(name);
+    if (!text || !*text)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end || errno || v > UINT64_C(86400000)) {
+        fprintf(stderr, "grundy: %s=%s: want milliseconds from 0 to 86400000\n", name, text);
+        return false;
+    }
+    *ms = v;
+    return true;
+}
+
+/* Local answers keep a default daemon's limits, with the daemon's two
+ * CPU-time variables applied as grundyd applies them (a batch gets four
+ * times a query's unless its own is set), so that a slower machine (or a
+ * sanitizer build) can give queries the time a default daemon there gets. */
+static bool apply_env_limits(gr_limits *l)
+{
+    uint64_t query = l->query_cpu_ms, batch = 0;
+    bool batch_set = getenv("GRUNDYD_BATCH_CPU_MS") && *getenv("GRUNDYD_BATCH_CPU_MS");
+    if (!cpu_ms_from_env("GRUNDYD_QUERY_CPU_MS", &query) || !cpu_ms_from_env("GRUNDYD_BATCH_CPU_MS", &batch))
+        return false;
+    if (batch_set)
+        l->batch_cpu_ms = batch;
+    else if (l->query_cpu_ms)
+        l->batch_cpu_ms = l->batch_cpu_ms / l->query_cpu_ms * query;
+    l->query_cpu_ms = query;
+    return true;
+}
+
 int gr_local_open(gr_local *l, const char *tables_path)
 {
     if (open_tables(tables_path, &l->tables))
         return -1;
-    if (gr_service_init(&l->svc, l->tables, CLI_CACHE_BYTES) == 0)
-        return 0;
+    if (gr_service_init(&l->svc, l->tables, CLI_CACHE_BYTES) == 0) {
+        if (apply_env_limits(&l->svc.limits))
+            return 0;
+        gr_local_close(l);
+        return -1;
+    }
     gr_tables_close(l->tables);
     fprintf(stderr, "grundy: out of memory\n");
     return -1;
@@ -234,6 +274,8 @@ int gr_local_games(bool json)
     }
     gr_limits limits;
     gr_limits_default(&limits);
+    if (!apply_env_limits(&limits))
+        return 1;
     char *text = gr_api_games_json(&limits);
     if (text)
         printf("%s\n", text);

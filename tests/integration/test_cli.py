@@ -61,6 +61,35 @@ def run_cli(grundy, args, stdin=b"", timeout=20):
     return p.returncode, p.stdout, p.stderr
 
 
+def t_cpu_env(grundy):
+    """GRUNDYD_QUERY_CPU_MS and GRUNDYD_BATCH_CPU_MS set the local limits as
+    grundyd reads them (a batch four times a query's unless set); a bad value
+    is refused, naming the variable."""
+    p = []
+    heavy = json.dumps({"game": "strange_nim", "piles": [[999999999999999999, 1000000000]]})
+
+    def run_env(env, args):
+        e = dict(os.environ, **env)
+        r = subprocess.run([grundy] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    rc, out, _ = run_env({"GRUNDYD_QUERY_CPU_MS": "5"}, ["query", "--json", heavy])
+    if rc != 1 or b"used its 5 ms of CPU time" not in out:
+        p.append("GRUNDYD_QUERY_CPU_MS=5: exit %d, %r" % (rc, out[:200]))
+    for env, want in (({"GRUNDYD_QUERY_CPU_MS": "7"}, (7, 28)),
+                      ({"GRUNDYD_QUERY_CPU_MS": "7", "GRUNDYD_BATCH_CPU_MS": "9"}, (7, 9)),
+                      ({"GRUNDYD_QUERY_CPU_MS": "", "GRUNDYD_BATCH_CPU_MS": ""}, (1000, 4000))):
+        rc, out, _ = run_env(env, ["games", "--json"])
+        limits = json.loads(out)["limits"] if rc == 0 else {}
+        got = (limits.get("query_cpu_ms"), limits.get("batch_cpu_ms"))
+        if got != want:
+            p.append("%r: limits %r, want %r" % (env, got, want))
+    rc, out, err = run_env({"GRUNDYD_QUERY_CPU_MS": "soon"}, ["query", "--json", '{"game":"nim","piles":[1]}'])
+    if rc != 1 or out or b"GRUNDYD_QUERY_CPU_MS" not in err:
+        p.append("GRUNDYD_QUERY_CPU_MS=soon: exit %d, out %r, err %r" % (rc, out, err))
+    return p
+
+
 # ---------------------------------------------------------------------------
 # Query set: a spread over every game, plus errors
 
@@ -701,6 +730,7 @@ def main():
             TAP.diag("no grundyd given: answers are checked against brute force only")
         TAP.run("grundy --help and -h exit 0", t_help, grundy)
         TAP.run("misuse exits 2 with a message on stderr", t_misuse, grundy)
+        TAP.run("GRUNDYD_QUERY_CPU_MS and GRUNDYD_BATCH_CPU_MS set the local CPU limits", t_cpu_env, grundy)
         TAP.run("grundy query 'JSON' answers every game (same bytes as the daemon)",
                 t_single_queries, grundy, daemon)
         TAP.run("grundy query 'JSON' errors exit 1 with the daemon's error body",
