@@ -487,3 +487,15 @@ def run_main(tap, script, watchdog_seconds, body, cleanup=None):
     tap.diag("runtime %.1f s" % (time.monotonic() - t_start))
     tap.finish()
     return 1 if tap.failed else 0
+
+
+def rss_kb(pid):
+    """The resident set of process pid in KiB (VmRSS), or None when gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None

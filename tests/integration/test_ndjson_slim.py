@@ -37,7 +37,7 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HOST, Client, Daemon, Tap, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Tap, rss_kb, run_main  # noqa: E402
 
 TAP = Tap()
 WATCHDOG_SECONDS = 200
@@ -481,17 +481,6 @@ def t_duplex_shutdown(d):
     except subprocess.TimeoutExpired:
         p.append("grundyd still runs %d s after SIGTERM" % WAIT)
     return p
-
-
-def rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def t_duplex_rss(d, n=150000):

@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, rss_kb, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 240
 INT_MAX = 2**63 - 1
@@ -109,17 +109,6 @@ def line_error(raw_line):
         return None
     if isinstance(j, dict) and set(j) == {"error"} and isinstance(j["error"], dict):
         return j["error"]
-    return None
-
-
-def rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
     return None
 
 
