@@ -40,13 +40,13 @@
 #define KEEP_BUFFER_MAX 16384
 
 static const route routes[] = {
-#define GR_ROUTE_ENTRY(id, path, method) { path, MHD_HTTP_METHOD_##method, ROUTE_##id },
+#define GR_ROUTE_ENTRY(id, path, method, varies) { path, MHD_HTTP_METHOD_##method, ROUTE_##id },
     GR_ROUTES(GR_ROUTE_ENTRY)
 #undef GR_ROUTE_ENTRY
 };
 
 const char *const http_route_names[GR_METRIC_ROUTES] = {
-#define GR_ROUTE_NAME(id, path, method) path,
+#define GR_ROUTE_NAME(id, path, method, varies) path,
     GR_ROUTES(GR_ROUTE_NAME)
 #undef GR_ROUTE_NAME
     "other",

@@ -36,24 +36,16 @@ static const char *allowed_origin(const server_state *st, struct MHD_Connection 
     return NULL;
 }
 
-/* Whether the route's answers depend on Accept-Encoding (a gzip form). */
-static bool route_negotiates(route_id r)
-{
-    return r == ROUTE_GAMES || r == ROUTE_OPENAPI || r == ROUTE_PLAYGROUND || r == ROUTE_BATCH;
-}
-
 /* Vary names what chose this response besides the URL: the Origin,
  * whenever CORS is on (even with "*", an answer to a request without an
  * Origin carries no Access-Control-Allow-Origin, and a cache must not hand
- * it to a browser's page); Accept-Encoding on the routes that negotiate a
- * content coding; Accept on the cacheable JSON documents, whose integers
- * Accept's integers= parameter may turn into strings. */
+ * it to a browser's page); and what the route's GR_ROUTES entry names. */
 static void add_vary(struct MHD_Response *resp, const request *rq)
 {
     const char *list = rq->st->cfg->cors_origins;
     bool origin = list && *list;
-    bool encoding = route_negotiates(rq->route);
-    bool accept = rq->route == ROUTE_GAMES || rq->route == ROUTE_TABLES;
+    bool encoding = route_varies(rq->route) & VARIES_ENCODING;
+    bool accept = route_varies(rq->route) & VARIES_ACCEPT;
     char vary[48] = "";
     if (origin)
         strcat(vary, ", Origin");
