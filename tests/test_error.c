@@ -71,12 +71,24 @@ START_TEST(test_codes_unique_and_rendered)
 }
 END_TEST
 
+START_TEST(test_oom_body_is_the_overloaded_error)
+{
+    char want[64];
+    snprintf(want, sizeof want, "{\"error\":{\"code\":\"%s\",", gr_error_name(GR_E_OVERLOADED));
+    ck_assert_uint_eq(strlen(gr_oom_error_json), gr_oom_error_json_len);
+    ck_assert_int_eq(strncmp(gr_oom_error_json, want, strlen(want)), 0);
+    ck_assert_ptr_nonnull(strstr(gr_oom_error_json, ",\"field\":null}}"));
+    ck_assert_int_eq(gr_error_status(GR_E_OVERLOADED), 503);
+}
+END_TEST
+
 static Suite *error_suite(void)
 {
     Suite *s = suite_create("error");
     TCase *tc = tcase_create("codes");
     tcase_add_test(tc, test_openapi_lists_every_code);
     tcase_add_test(tc, test_codes_unique_and_rendered);
+    tcase_add_test(tc, test_oom_body_is_the_overloaded_error);
     suite_add_tcase(s, tc);
     return s;
 }

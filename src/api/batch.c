@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The body of a reply that could not even render its error. */
-static const char oom_body[] =
-    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
-
 /* ---- errors ------------------------------------------------------------- */
 
 /* Fills *out with the error rendered from the arguments (as gr_fail's). */
@@ -362,7 +358,7 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
         if (r.body)
             sb_add(b, r.body, r.len);
         else
-            sb_add(b, oom_body, sizeof oom_body - 1);
+            sb_add(b, gr_oom_error_json, gr_oom_error_json_len);
         gr_mem_free(r.body);
         if (scoped)
             gr_mem_end();

@@ -14,6 +14,10 @@ static const struct {
 #undef GR_ERROR_ENTRY
 };
 
+const char gr_oom_error_json[] =
+    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
+const size_t gr_oom_error_json_len = sizeof gr_oom_error_json - 1;
+
 const char *gr_error_name(gr_error_code code)
 {
     return error_codes[code].name;

@@ -52,6 +52,11 @@ typedef enum gr_error_code {
 const char *gr_error_name(gr_error_code code);
 int gr_error_status(gr_error_code code);
 
+/* The body of the overloaded error for when memory runs out: fixed, so
+ * that sending it needs none (test_error holds it to GR_E_OVERLOADED). */
+extern const char gr_oom_error_json[];
+extern const size_t gr_oom_error_json_len;
+
 /* The code whose wire name is `name`; GR_NERROR_CODES for none (or NULL). */
 gr_error_code gr_error_find(const char *name);
 

@@ -170,15 +170,12 @@ char *gr_cli_read_all(FILE *in, size_t *len)
 
 /* ---- answering ----------------------------------------------------------- */
 
-static const char oom_body[] =
-    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory\",\"field\":null}}";
-
 /* Prints the reply (in words: after a blank line when `separate`) and
  * frees its body; 1 for an error reply, else 0. */
 static int emit(gr_reply *r, bool human, bool separate)
 {
     int failed = r->body ? gr_render_reply(r->status, r->body, r->len, human, separate, stdout, stderr)
-                         : gr_render_reply(503, oom_body, sizeof oom_body - 1, human, separate, stdout, stderr);
+                         : gr_render_reply(503, gr_oom_error_json, gr_oom_error_json_len, human, separate, stdout, stderr);
     gr_mem_free(r->body);
     return failed;
 }

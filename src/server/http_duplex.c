@@ -33,8 +33,6 @@ static void duplex_job(void *arg)
  * the 200, and the connection ends as a duplex stream's does. */
 static void duplex_expired(void *arg, uint64_t waited_ms)
 {
-    static const char oom[] =
-        "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
     request *rq = arg;
     gr_stream *s = rq->stream;
     rq->stream = NULL;
@@ -42,7 +40,7 @@ static void duplex_expired(void *arg, uint64_t waited_ms)
     compute_expired_reply(rq, waited_ms, "stream", &r);
     rq->status = r.status;
     rq->error = r.error;
-    gr_stream_refuse_duplex(s, r.body ? r.body : oom, r.body ? r.len : sizeof oom - 1);
+    gr_stream_refuse_duplex(s, r.body ? r.body : gr_oom_error_json, r.body ? r.len : gr_oom_error_json_len);
     gr_mem_free(r.body);
 }
 

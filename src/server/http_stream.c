@@ -303,9 +303,6 @@ static bool stage_due(gr_stream *s)
     return ms >= STAGE_MS;
 }
 
-static const char oom[] =
-    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-
 /* Stages one answer, rewritten when the request asked for string integers. */
 static bool stage_answer(gr_stream *s, const char *json, size_t len)
 {
@@ -314,7 +311,7 @@ static bool stage_answer(gr_stream *s, const char *json, size_t len)
     size_t n = gr_json_ints_quoted_len(json, len);
     char *quoted = gr_mem_alloc(n ? n : 1);
     if (!quoted)
-        return stage_out(s, oom, sizeof oom - 1);
+        return stage_out(s, gr_oom_error_json, gr_oom_error_json_len);
     gr_json_ints_quote(json, len, quoted);
     bool ok = stage_out(s, quoted, n);
     gr_mem_free(quoted);
@@ -329,7 +326,7 @@ static bool job_buffers(gr_stream *s, char **chunk)
     s->stage = malloc(STAGE_BYTES);
     if (*chunk && s->stage)
         return true;
-    if (emit(s, oom, sizeof oom - 1))
+    if (emit(s, gr_oom_error_json, gr_oom_error_json_len))
         emit(s, "\n", 1);
     return false;
 }
@@ -367,7 +364,7 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
         gr_batch_run_too_long(svc, run, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
-    bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, oom, sizeof oom - 1);
+    bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, gr_oom_error_json, gr_oom_error_json_len);
     gr_mem_free(r.body);
     if (scoped)
         gr_mem_end();

@@ -90,9 +90,6 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
     return ok;
 }
 
-static const char oom_body[] =
-    "{\"error\":{\"code\":\"overloaded\",\"message\":\"out of memory; retry later\",\"field\":null}}";
-
 /* A copy of the len bytes of text with every integer a decimal string; its
  * length in *len. NULL when memory runs out. */
 static char *quote_ints(const char *text, size_t *len)
@@ -139,8 +136,8 @@ static enum MHD_Result send_json(request *rq, int status, char *text, size_t len
     if (!text) {
         status = MHD_HTTP_SERVICE_UNAVAILABLE;
         rq->error = gr_error_name(GR_E_OVERLOADED);
-        text = (char *)oom_body;
-        len = sizeof oom_body - 1;
+        text = (char *)gr_oom_error_json;
+        len = gr_oom_error_json_len;
         mode = MHD_RESPMEM_PERSISTENT;
         gzipped = false;
     }
