@@ -499,3 +499,12 @@ def rss_kb(pid):
     except OSError:
         return None
     return None
+
+
+def log_fields(line):
+    """key=value pairs of a text log line (values may be "quoted")."""
+    out = {}
+    for m in re.finditer(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)', line):
+        v = m.group(2)
+        out[m.group(1)] = v[1:-1] if v.startswith('"') and v.endswith('"') and len(v) >= 2 else v
+    return out

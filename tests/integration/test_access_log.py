@@ -33,21 +33,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import HOST, Client, Daemon, Tap, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Tap, log_fields, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 150
 TAP = Tap()
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 NIM = {"game": "nim", "piles": [1, 2, 4]}
-
-
-def fields(line):
-    """key=value pairs of a text log line (values may be "quoted")."""
-    out = {}
-    for m in re.finditer(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)', line):
-        v = m.group(2)
-        out[m.group(1)] = v[1:-1] if v.startswith('"') and len(v) >= 2 else v
-    return out
 
 
 def wait_lines(d, want, timeout=5.0):
@@ -88,7 +79,7 @@ def check_text_lines(d, sent):
     by_id = {}
     for line in d.log():
         if "event=access" in line:
-            f = fields(line)
+            f = log_fields(line)
             by_id.setdefault(f.get("request_id"), []).append(f)
     p = []
     for rid, route, status, game, nbytes in sent:

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Client, Daemon, Tap, run_main  # noqa: E402
+from harness import Client, Daemon, Tap, log_fields, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 90
 TAP = Tap()
@@ -33,20 +33,12 @@ AFFINITY = len(os.sched_getaffinity(0))
 ONLINE = os.cpu_count() or 1
 
 
-def fields(line):
-    out = {}
-    for m in re.finditer(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)', line):
-        v = m.group(2)
-        out[m.group(1)] = v[1:-1] if v.startswith('"') and len(v) >= 2 else v
-    return out
-
-
 def ready_fields(binary, args=(), env=None, prefix=()):
     """The ready line's fields of a daemon started with env and args (run
     under prefix, e.g. taskset), and its thread count once idle."""
     d = Daemon(wrapper(binary, prefix) if prefix else binary, *args, env=env)
     try:
-        f = fields(d.ready_line())
+        f = log_fields(d.ready_line())
         r = Client(d.port).request("GET", "/healthz")
         f["_healthz"] = r.status
         f["_tasks"] = len(os.listdir("/proc/%d/task" % d.proc.pid))

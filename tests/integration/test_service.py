@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, rss_kb, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, log_fields, rss_kb, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 240
 INT_MAX = 2**63 - 1
@@ -133,17 +133,6 @@ def wait_count(d, needle, n, timeout):
                 return False
             d.cv.wait(min(left, 0.2))
         return True
-
-
-def log_fields(line):
-    """key=value pairs of a log line (values may be "quoted")."""
-    out = {}
-    for m in re.finditer(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)', line):
-        v = m.group(2)
-        if v.startswith('"') and v.endswith('"') and len(v) >= 2:
-            v = v[1:-1]
-        out[m.group(1)] = v
-    return out
 
 
 # ---- raw HTTP over sockets ------------------------------------------------
