@@ -18,7 +18,6 @@ Prints TAP; Python 3 stdlib only; every wait is bounded.
 """
 
 import os
-import re
 import shlex
 import shutil
 import sys
