@@ -13,6 +13,8 @@
 #   THREADS (1), PIN (1: servers on CPU 0, wrk on CPU 1, as bench/http.sh).
 # Needs wrk, curl, python3; loopback only.
 set -euo pipefail
+bench_name=compare.sh
+. "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 ref=${1:?usage: bench/compare.sh REF [MIX ...]}
 shift
@@ -41,7 +43,6 @@ git worktree add --detach "$work/old" "$ref" >/dev/null
 build "$work/old" "$work/build-old"
 build . build-release
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 url= # set by start
 start() { # BUILD: starts a grundyd of BUILD and sets url to its /v1/analyze
     local port
@@ -50,12 +51,7 @@ start() { # BUILD: starts a grundyd of BUILD and sets url to its /v1/analyze
         --tables "$1/grundy.tables" >/dev/null 2>&1 &
     pids+=($!)
     url="http://127.0.0.1:$port/v1/analyze"
-    for _ in $(seq 100); do
-        curl -sf -o /dev/null -d '{"game":"nim","piles":[1]}' "$url" && return 0
-        sleep 0.1
-    done
-    echo "compare.sh: $1/grundyd does not answer" >&2
-    exit 1
+    wait_up "$url"
 }
 start "$work/build-old"
 old_url=$url
