@@ -56,6 +56,7 @@ typedef enum gr_limit_id {
     GR_LIMIT_MAX_LINE,
     GR_LIMIT_QUERY_CPU_MS,
     GR_LIMIT_BATCH_CPU_MS,
+    GR_LIMIT_QUERY_MEMORY,
     GR_NLIMITS
 } gr_limit_id;
 

@@ -19,10 +19,30 @@ const char *gr_server_version(void)
     return GRUNDY_VERSION;
 }
 
+/* Query memory: 256 MiB a query and 1 GiB in all, or, in a cgroup with
+ * memory.max, an eighth of it a query and half of it in all, which leaves
+ * the other half for the cache (an eighth), the table file's pages, the
+ * connections and the allocator's slack. */
+static void memory_defaults(gr_server_config *c)
+{
+    gr_limits *l = &c->service.limits;
+    l->query_memory = GR_QUERY_MEMORY_DEFAULT;
+    c->query_memory_total = 4 * GR_QUERY_MEMORY_DEFAULT;
+    snprintf(c->query_memory_from, sizeof c->query_memory_from, "default");
+    snprintf(c->query_memory_total_from, sizeof c->query_memory_total_from, "default");
+    if (c->box.memory_max && c->box.memory_max / 2 < c->query_memory_total) {
+        l->query_memory = c->box.memory_max / 8 ? c->box.memory_max / 8 : 1;
+        c->query_memory_total = c->box.memory_max / 2 ? c->box.memory_max / 2 : 1;
+        snprintf(c->query_memory_from, sizeof c->query_memory_from, "1/8 of cgroup memory.max");
+        snprintf(c->query_memory_total_from, sizeof c->query_memory_total_from, "1/2 of cgroup memory.max");
+    }
+}
+
 void gr_server_config_default(gr_server_config *c)
 {
     memset(c, 0, sizeof *c);
     gr_container_probe(&c->box);
+    gr_limits_default(&c->service.limits);
     c->host = "127.0.0.1";
     c->port = 8080;
     c->threads = c->box.cpus;
@@ -39,12 +59,12 @@ void gr_server_config_default(gr_server_config *c)
         c->cache_bytes = c->box.memory_max / 8;
         snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "1/8 of cgroup memory.max");
     }
+    memory_defaults(c);
     c->inline_budget = 200000;
     c->queue = 64;
     c->queue_wait_ms = 2000;
     c->max_stream = UINT64_C(1) << 30;
     c->access_log = GR_ACCESS_TEXT;
-    gr_limits_default(&c->service.limits);
 }
 
 /* An option: its name, environment variable, where it goes and its range.
@@ -177,6 +197,12 @@ static size_t options(gr_server_config *c, opt *o)
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
+        { "query-memory", "GRUNDYD_QUERY_MEMORY", 'U', &l->query_memory, 0, UINT64_C(1) << 48,
+          "bytes of memory one query may hold at once; past them it is a 422 memory_limit; 0: no limit; "
+          "default 268435456, or 1/8 of cgroup memory.max if less" },
+        { "query-memory-total", "GRUNDYD_QUERY_MEMORY_TOTAL", 'U', &c->query_memory_total, 0, UINT64_C(1) << 48,
+          "bytes of memory all queries in flight may hold together; a query that would pass them is a 503 "
+          "with Retry-After; 0: no limit; default 1073741824, or 1/2 of cgroup memory.max if less" },
         { "cors-origins", "GRUNDYD_CORS_ORIGINS", 's', &c->cors_origins, 0, 0,
           "origins allowed to call from a browser, comma-separated, or *; default none" },
         { "access-log", "GRUNDYD_ACCESS_LOG", 'a', &c->access_log, 0, 0,
@@ -186,7 +212,7 @@ static size_t options(gr_server_config *c, opt *o)
     return sizeof all / sizeof all[0];
 }
 
-enum { MAX_OPTS = 32 };
+enum { MAX_OPTS = 48 };
 
 /* from[i]: where to note which option or variable set o[i], or NULL. */
 enum { FROM_LEN = sizeof ((gr_server_config *)0)->threads_from };
@@ -259,11 +285,20 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         from[i] = o[i].dst == &c->threads ? c->threads_from
                   : o[i].dst == &c->compute_threads ? c->compute_threads_from
-                  : o[i].dst == &c->cache_bytes ? c->cache_bytes_from : NULL;
+                  : o[i].dst == &c->cache_bytes ? c->cache_bytes_from
+                  : o[i].dst == &c->service.limits.query_memory ? c->query_memory_from
+                  : o[i].dst == &c->query_memory_total ? c->query_memory_total_from : NULL;
     uint64_t default_batch = c->service.limits.batch_budget;
     uint64_t default_batch_cpu = c->service.limits.batch_cpu_ms;
     int rc = parse_args(o, from, n, argc, argv);
     if (rc == 0)
         scale_batch_budget(&c->service.limits, default_batch, default_batch_cpu);
+    uint64_t query = c->service.limits.query_memory, total = c->query_memory_total;
+    if (rc == 0 && total && (query == 0 || query > total)) {
+        fprintf(stderr, "grundyd: --query-memory (%" PRIu64 ", %s) must be from 1 to --query-memory-total "
+                "(%" PRIu64 ", %s); raise the total, or set it to 0 for no limit\n",
+                query, c->query_memory_from, total, c->query_memory_total_from);
+        return -1;
+    }
     return rc;
 }

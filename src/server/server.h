@@ -18,6 +18,7 @@ typedef struct gr_server_config {
     unsigned conn_timeout;     /* seconds a connection may stay idle */
     unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
+    uint64_t query_memory_total; /* bytes all queries in flight may hold together (grundy/alloc.h); 0: none */
     const char *tables_path;   /* table file; NULL: the default locations */
     uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */
     unsigned compute_threads;  /* threads of the compute pool */
@@ -27,9 +28,11 @@ typedef struct gr_server_config {
     const char *cors_origins;  /* comma-separated allowed origins, "*", or NULL for no CORS */
     unsigned access_log;       /* a gr_access_format: off, text or json */
     gr_container box;          /* the CPUs and memory the process may use */
-    /* Where threads, compute_threads and cache_bytes came from: the
-     * option or variable that set them, or what the default followed. */
+    /* Where threads, compute_threads, cache_bytes and the two memory
+     * limits came from: the option or variable that set them, or what the
+     * default followed. */
     char threads_from[64], compute_threads_from[64], cache_bytes_from[64];
+    char query_memory_from[64], query_memory_total_from[64];
     gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
 
@@ -37,7 +40,9 @@ typedef struct gr_server_config {
  * CPU the process may use (its affinity mask and cgroup cpu.max quota), a
  * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies,
  * 1024 connections, 30 s idle timeout, 10 s drain, a queue of 64 heavy
- * queries waited on for at most 2 s, access log on, no CORS. */
+ * queries waited on for at most 2 s, access log on, no CORS; query memory
+ * of 256 MiB per query and 1 GiB in all, or an eighth and a half of cgroup
+ * memory.max when there is one. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stone_front3: take 1 to 3 piles from the front; values may be negative. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static int analyze_stone_front3(gr_query *q)
         if (take)
             rc = front3_move(q, stones, n, take);
     }
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 
@@ -64,7 +65,7 @@ static int moves_stone_front3(gr_query *q, gr_move_sink *sink)
         else if (!sink->put(sink, q))
             break;
     }
-    free(stones);
+    gr_free(stones);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

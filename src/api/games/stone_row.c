@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stone_row: take the first or the last pile; most stones wins. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ static int analyze_stone_row(gr_query *q)
         if (end != GR_ROW_NONE)
             rc = row_move(q, stones, n, end);
     }
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 /* Canonical order: take the first pile, then take the last. A row of one
@@ -68,7 +69,7 @@ static int moves_stone_row(gr_query *q, gr_move_sink *sink)
         else if (!sink->put(sink, q))
             break;
     }
-    free(stones);
+    gr_free(stones);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

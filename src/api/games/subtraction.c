@@ -3,6 +3,7 @@
  * api/games/subtraction_rules.c). Values and periods from the table file,
  * the cache, or a period search within the budget. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ static gr_status subtraction_values(gr_query *q, subtraction_ctx *c, uint64_t ne
     if (subtraction_from_table(q, c->moves, c->nmoves, &c->ref.seq))
         return GR_OK;
     size_t keylen = (c->nmoves + 1) * sizeof(uint64_t);
-    uint64_t *key = malloc(keylen);
+    uint64_t *key = gr_malloc(keylen);
     if (!key)
         return GR_ENOMEM;
     key[0] = 'S';
@@ -119,7 +120,7 @@ static gr_status subtraction_values(gr_query *q, subtraction_ctx *c, uint64_t ne
         if (s == GR_OK && c->ref.seq.periodic)
             gr_seq_ref_offer(q->cache, key, keylen, &c->ref);
     }
-    free(key);
+    gr_free(key);
     return s;
 }
 

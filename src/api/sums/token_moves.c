@@ -2,6 +2,7 @@
 /* POST /v1/moves for tokens on a board (graph, grid): every move of the
  * query's compound, from an index (api/sums/token_sum.h states the order). */
 #include <stdlib.h>
+#include "grundy/alloc.h"
 
 #include "api/sums/compound.h"
 #include "api/sums/token_sum.h"
@@ -61,9 +62,9 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     if (q->misere && b->ntokens > 1)
         return gr_token_misere_refused(q); /* no position after a move could be answered either */
     size_t n = b->ntokens;
-    gr_u128 *counts = malloc((n ? n : 1) * sizeof *counts);
-    gr_u128 *choice = malloc((n ? n : 1) * sizeof *choice);
-    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
+    gr_u128 *counts = gr_malloc((n ? n : 1) * sizeof *counts);
+    gr_u128 *choice = gr_malloc((n ? n : 1) * sizeof *choice);
+    uint32_t *dest = gr_malloc((n ? n : 1) * sizeof *dest);
     int rc = counts && choice && dest ? 0 : gr_oom(q);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         counts[i] = out_degree(b->graph, b->at[i]);
@@ -76,8 +77,8 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     else if (rc == 0)
         rc = q->compound == GR_DISJUNCTIVE ? disjunctive_moves(q, b, counts, dest, sink)
                                            : compound_moves(q, b, &w, dest, sink);
-    free(counts);
-    free(choice);
-    free(dest);
+    gr_free(counts);
+    gr_free(choice);
+    gr_free(dest);
     return rc;
 }
