@@ -43,7 +43,9 @@ typedef struct gr_mem_account {
 
 /* Opens a on this thread with `limit` bytes (0: no limit). False, and a is
  * not opened, when the thread has an account open already: then the open
- * one keeps being charged, and a must not be closed. */
+ * one keeps being charged, and a must not be closed. The first call fixes
+ * the allocator's thresholds for the process (mallopt), so that big blocks
+ * are unmapped when freed, whichever thread freed them. */
 bool gr_mem_open(gr_mem_account *a, uint64_t limit);
 
 /* Closes this thread's account a: what it still holds no longer counts

@@ -3,11 +3,27 @@
 #include "grundy/alloc.h"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 static _Thread_local gr_mem_account *current;
+
+/* Blocks from this size up are mapped on their own and unmapped when
+ * freed; and a heap whose free top passes the trim size is shrunk on free.
+ * Fixed, because glibc's own thresholds rise after a big block is freed (up
+ * to 32 MiB), after which a big query's memory stays in the heaps of the
+ * thread that ran it, where malloc_trim does not reach (it trims only the
+ * main heap's top). */
+#define MMAP_BYTES (512 * 1024)
+#define TRIM_BYTES (1024 * 1024)
+
+static void fix_thresholds(void)
+{
+    mallopt(M_MMAP_THRESHOLD, MMAP_BYTES);
+    mallopt(M_TRIM_THRESHOLD, TRIM_BYTES);
+}
 
 /* Bytes held by all open accounts; the limit on it (UINT64_MAX: none). */
 static _Atomic uint64_t total_used;
@@ -16,6 +32,8 @@ static _Atomic uint64_t total_limit = UINT64_MAX;
 
 bool gr_mem_open(gr_mem_account *a, uint64_t limit)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fix_thresholds);
     if (current)
         return false;
     memset(a, 0, sizeof *a);
