@@ -39,6 +39,9 @@ MIB = 1 << 20
 GRID = {"game": "grid", "rows": 1000, "cols": 1000, "steps": [[1, 0]], "tokens": [[0, 0]]}
 # Misere Dawson's chess at 60: a search over multisets of heaps, some MiB.
 MISERE = {"game": "octal", "code": "0.137", "piles": [60], "convention": "misere"}
+# A subtraction set whose period is not found within the default CPU time:
+# its values and windows grow to about 200 MiB in that time.
+SUBTRACTION = {"game": "subtraction", "moves": [7, 40000, 65521], "piles": [10 ** 18]}
 # Misere Kayles at 66: a search that grows for seconds (tens of MiB) until
 # its CPU time runs out.
 MISERE_LONG = {"game": "octal", "code": "0.77", "piles": [66], "convention": "misere"}
@@ -102,6 +105,7 @@ def t_over_limit(binary, cli):
     c = Client(d.port, timeout=120)
     p = want_memory_limit(c.post(GRID), limit, None, "grid")
     p += want_memory_limit(c.post(MISERE), limit, "piles[0]", "misere 0.137")
+    p += want_memory_limit(c.post(SUBTRACTION), limit, None, "subtraction without a period in reach")
     p += want_memory_limit(c.request("POST", "/v1/moves", GRID), limit, None, "moves of grid")
     r = c.request("POST", "/v1/batch", {"queries": [GRID, {"game": "nim", "piles": [1, 2]}]})
     res = body_of(r).get("results", []) if r.status == 200 else []
