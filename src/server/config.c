@@ -199,7 +199,7 @@ static size_t options(gr_server_config *c, opt *o)
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
         { "query-memory", "GRUNDYD_QUERY_MEMORY", 'U', &l->query_memory, 0, UINT64_C(1) << 48,
           "bytes of memory one query may hold at once; past them it is a 422 memory_limit; 0: no limit; "
-          "default 268435456, or 1/8 of cgroup memory.max if less" },
+          "default 268435456, or 1/8 of cgroup memory.max if less, at most --query-memory-total" },
         { "query-memory-total", "GRUNDYD_QUERY_MEMORY_TOTAL", 'U', &c->query_memory_total, 0, UINT64_C(1) << 48,
           "bytes of memory all queries in flight may hold together; a query that would pass them is a 503 "
           "with Retry-After; 0: no limit; default 1073741824, or 1/2 of cgroup memory.max if less" },
@@ -277,6 +277,26 @@ static void scale_batch_budget(gr_limits *l, uint64_t default_batch, uint64_t de
         l->batch_cpu_ms = l->query_cpu_ms * (d.batch_cpu_ms / d.query_cpu_ms);
 }
 
+/* A per-query memory limit left at its default shrinks to a smaller total;
+ * one set above the total is refused (0, no limit of its own, is allowed:
+ * the total still bounds the query). */
+static int fit_query_memory(gr_server_config *c)
+{
+    uint64_t *query = &c->service.limits.query_memory, total = c->query_memory_total;
+    bool chosen = c->query_memory_from[0] == '-' || strncmp(c->query_memory_from, "GRUNDYD_", 8) == 0;
+    if (total == 0 || *query <= total)
+        return 0;
+    if (!chosen) {
+        *query = total;
+        snprintf(c->query_memory_from, sizeof c->query_memory_from, "%s", c->query_memory_total_from);
+        return 0;
+    }
+    fprintf(stderr, "grundyd: --query-memory (%" PRIu64 ", from %s) must be from 1 to --query-memory-total "
+            "(%" PRIu64 ", from %s); raise the total, or set it to 0 for no limit\n",
+            *query, c->query_memory_from, total, c->query_memory_total_from);
+    return -1;
+}
+
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
 {
     opt o[MAX_OPTS];
@@ -293,12 +313,7 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
     int rc = parse_args(o, from, n, argc, argv);
     if (rc == 0)
         scale_batch_budget(&c->service.limits, default_batch, default_batch_cpu);
-    uint64_t query = c->service.limits.query_memory, total = c->query_memory_total;
-    if (rc == 0 && total && (query == 0 || query > total)) {
-        fprintf(stderr, "grundyd: --query-memory (%" PRIu64 ", %s) must be from 1 to --query-memory-total "
-                "(%" PRIu64 ", %s); raise the total, or set it to 0 for no limit\n",
-                query, c->query_memory_from, total, c->query_memory_total_from);
-        return -1;
-    }
+    if (rc == 0)
+        rc = fit_query_memory(c);
     return rc;
 }

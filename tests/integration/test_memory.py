@@ -256,6 +256,8 @@ def t_defaults(binary, tmp):
                            "query_memory_total_from": "1/2 of cgroup memory.max"}),
         ("268435456", ["--query-memory", "1000000"], {"query_memory": "1000000", "query_memory_from": "--query-memory",
                                                       "query_memory_total": "134217728"}),
+        (None, ["--query-memory-total", "100000000"], {"query_memory": "100000000",
+                                                       "query_memory_from": "--query-memory-total"}),
         ("max", ["--query-memory-total", "0", "--query-memory", "0"],
          {"query_memory": "0", "query_memory_total": "0", "query_memory_total_from": "--query-memory-total"}),
     ]
