@@ -105,6 +105,24 @@ START_TEST(test_free_of_older_memory_never_goes_below_zero)
 }
 END_TEST
 
+START_TEST(test_big_accounts_trim_on_close)
+{
+    gr_mem_account a;
+    ck_assert(gr_mem_open(&a, 0));
+    gr_free(gr_malloc(1 << 20));
+    gr_mem_close(&a);
+    ck_assert(!a.trimmed);
+    ck_assert(gr_mem_open(&a, 0));
+    char *big = gr_malloc(GR_MEM_TRIM_BYTES);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 1, GR_MEM_TRIM_BYTES);
+    gr_free(big);
+    gr_mem_close(&a);
+    ck_assert(a.trimmed);
+    ck_assert_uint_ge(a.peak, GR_MEM_TRIM_BYTES);
+}
+END_TEST
+
 /* Holds `bytes` under an account on its own thread until told to let go. */
 typedef struct holder {
     size_t bytes;
@@ -218,6 +236,7 @@ static Suite *alloc_suite(void)
     tcase_add_test(tc, test_limit_refuses_and_names_it);
     tcase_add_test(tc, test_accounts_do_not_nest);
     tcase_add_test(tc, test_free_of_older_memory_never_goes_below_zero);
+    tcase_add_test(tc, test_big_accounts_trim_on_close);
     tcase_add_test(tc, test_total_bounds_accounts_together);
     tcase_add_test(tc, test_solver_stops_at_its_account);
     suite_add_tcase(s, tc);
