@@ -77,7 +77,7 @@ async function solveQuery(query, { scroll = true, push = true } = {}) {
     } finally {
         box.setAttribute("aria-busy", "false");
         $("solve").disabled = false;
-        if (scroll) reveal($("answer-h"));
+        if (scroll) reveal($("answer-winner") || $("form-error"), $("answer-winner") ? $("answer-h") : $("form-error"));
     }
 }
 

@@ -61,7 +61,10 @@ export async function show(i) {
     if (onPosition) onPosition(g.positions[i], true);
     setStatus("Loading the legal moves…");
     render();
-    const res = await api("POST", "/v1/moves", { ...g.positions[i], limit: BigInt(MOVES_LIMIT) }).catch(() => ({ ok: false }));
+    // A game with a field named limit (fibonacci) lists its moves by cursor only.
+    const ownLimit = g.game.fields.some((f) => f.name === "limit");
+    const body = ownLimit ? g.positions[i] : { ...g.positions[i], limit: BigInt(MOVES_LIMIT) };
+    const res = await api("POST", "/v1/moves", body).catch(() => ({ ok: false }));
     if (game !== g || g.at !== i) return;
     if (!res.ok || !res.data) return stop("The game stopped: the service did not list the moves.", res.data && res.data.error, res.status);
     g.moves = res.data;

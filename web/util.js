@@ -91,10 +91,11 @@ export function showError(box, err, status) {
     box.append(el("p", {}, el("strong", { text: head }), " ", err.message));
 }
 
-// Brings ELEMENT into view when it is not, as after Solve on a phone.
-export function reveal(element) {
+// Scrolls ANCHOR to the top when ELEMENT is not wholly in view, as the
+// answer after Solve on a phone.
+export function reveal(element, anchor = element) {
     const r = element.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > window.innerHeight) element.scrollIntoView({ block: "start" });
+    if (r.top < 0 || r.bottom > window.innerHeight) anchor.scrollIntoView({ block: "start" });
 }
 
 // JSON text parsed with every integer literal as a BigInt (strings untouched).
