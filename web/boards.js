@@ -13,7 +13,7 @@ const idx = (moves, pred) => moves.flatMap((m, i) => (pred(m.move) ? [i] : []));
 function target(ctx, tag, attrs, indices, title, ...children) {
     const b = el(tag, { type: tag === "button" ? "button" : false, "data-target": "", ...attrs }, ...children);
     if (!indices.length) b.disabled = true;
-    if (indices.includes(ctx.hint)) b.classList.add("hint");
+    if (indices.includes(ctx.hint)) b.classList.add("hinted");
     b.addEventListener("click", () => { if (indices.length) ctx.offer(indices, title); });
     return b;
 }
@@ -161,24 +161,37 @@ function svgButton(ctx, shape, label, onPress, enabled) {
     return g;
 }
 
+// An edge from u to v ending at v's rim; one that skips layers, runs upward
+// or joins nodes of a layer bends aside, so that it does not hide behind
+// the nodes between.
+function edgePath(xy, at, u, v) {
+    if (!at.has(u) || !at.has(v)) return svg("g");
+    const [x1, y1] = xy(u), [x2, y2] = xy(v);
+    const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+    const straight = at.get(v).layer === at.get(u).layer + 1;
+    const bend = straight ? 0 : Math.min(60, 0.25 * len);
+    const cx = (x1 + x2) / 2 - (dy / len) * bend, cy = (y1 + y2) / 2 + (dx / len) * bend;
+    const ex = x2 - cx, ey = y2 - cy, el2 = Math.hypot(ex, ey) || 1;
+    const tx = x2 - (ex / el2) * 18, ty = y2 - (ey / el2) * 18; // stop at the rim (radius 16)
+    return svg("path", { d: `M${x1},${y1} Q${cx},${cy} ${tx},${ty}`, class: "edge", "marker-end": "url(#arrow)" });
+}
+
 // A graph in SVG: click a node holding a token, then a node it can move to.
 function graphBoard(ctx) {
     const ids = nodeIds(ctx.pos);
     const edges = ctx.pos.edges.map(([u, v]) => [String(u), String(v)]);
     const at = layout(ids, edges);
-    const w = 560, h = Math.max(160, 90 * (1 + Math.max(...[...at.values()].map((p) => Math.round(p.y * 10)), 0) / 3));
+    const depth = Math.max(0, ...[...at.values()].map((p) => p.layer));
+    const w = 560, h = 60 + 90 * Math.max(1, depth);
     const xy = (v) => [30 + at.get(v).x * (w - 60), 30 + at.get(v).y * (h - 60)];
     const pic = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "group", "aria-label": "The graph" });
     const defs = svg("defs");
-    const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 22, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" });
+    const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7,
+                                   orient: "auto", markerUnits: "userSpaceOnUse" });
     marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" }));
     defs.append(marker);
     pic.append(defs);
-    for (const [u, v] of edges) {
-        if (!at.has(u) || !at.has(v)) continue;
-        const [x1, y1] = xy(u), [x2, y2] = xy(v);
-        pic.append(svg("line", { x1, y1, x2, y2, class: "edge", "marker-end": "url(#arrow)" }));
-    }
+    for (const [u, v] of edges) pic.append(edgePath(xy, at, u, v));
     const tokensAt = (v) => ctx.pos.tokens.map((t, i) => [String(t), i]).filter(([t]) => t === v).map(([, i]) => i);
     for (const v of ids) {
         const [x, y] = xy(v);
@@ -187,7 +200,7 @@ function graphBoard(ctx) {
         const to = ctx.sel === null ? [] : idx(ctx.moves, (m) => eq(m.from, ctx.sel) && eq(m.to, v));
         const shape = svg("g", {});
         shape.append(svg("circle", { cx: x, cy: y, r: 16, class: "node-disc" + (ctx.sel === v ? " selected" : "") +
-                                     (to.length ? " legal" : "") + (to.includes(ctx.hint) || from.includes(ctx.hint) ? " hint" : "") }));
+                                     (to.length ? " legal" : "") + (to.includes(ctx.hint) || from.includes(ctx.hint) ? " hinted" : "") }));
         shape.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-id" + (here.length ? " has-token" : "") },
                          here.length ? `${v}●${here.length > 1 ? here.length : ""}` : v));
         const label = `Node ${v}` + (here.length ? `, tokens ${here.join(", ")}` : "") + (to.length ? ": move here" : from.length ? ": select" : "");

@@ -46,7 +46,8 @@ function layersOf(ids, out) {
     return layer;
 }
 
-// Positions {x, y} in [0, 1] for each node id (strings), from EDGES [[u, v]].
+// Positions {x, y} in [0, 1] and the layer of each node id (strings), from
+// EDGES [[u, v]].
 export function layout(ids, edges) {
     const out = new Map(ids.map((v) => [v, []]));
     const into = new Map(ids.map((v) => [v, []]));
@@ -73,5 +74,5 @@ export function layout(ids, edges) {
         }
         index();
     }
-    return new Map(ids.map((v) => [v, { x: place.get(v), y: depth ? layer.get(v) / depth : 0.5 }]));
+    return new Map(ids.map((v) => [v, { x: place.get(v), y: depth ? layer.get(v) / depth : 0.5, layer: layer.get(v) }]));
 }

@@ -298,8 +298,8 @@ test("hint names a winning move, and the service's replies show their reasons", 
     await page.waitForSelector("#hint-text", { timeout: 5000 });
     const api = (await analyze('{"game":"nim","piles":[3,4,5]}')).body;
     same(await page.textContent("#hint-text"), `Hint: ${api.move.text}`, "the hint");
-    assert(await page.locator("#board .hint").count() >= 1, "the hint's move is not marked on the board");
-    await page.locator("#board .hint").first().click();
+    assert(await page.locator("#board .hinted").count() >= 1, "the hint's move is not marked on the board");
+    await page.locator("#board .hinted").first().click();
     const choice = page.locator("#chooser:not([hidden]) [data-choice]");
     if (await choice.count()) await choice.first().click();
     await settled(page);
