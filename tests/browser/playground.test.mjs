@@ -460,7 +460,6 @@ function report(n, name, err) {
 }
 
 async function main() {
-    console.log(`1..${tests.length}`);
     const dog = setTimeout(() => {
         console.log(`Bail out! the browser tests exceeded ${WATCHDOG} ms`);
         process.exit(1);
@@ -480,6 +479,7 @@ async function main() {
         page.setDefaultTimeout(10000);
     } catch (e) {
         tests.forEach((t, i) => report(i + 1, t.name, i ? "Chromium did not start" : e));
+        console.log(`1..${tests.length}`);
         process.exit(1);
     }
     for (const [i, t] of tests.entries()) {
@@ -495,6 +495,8 @@ async function main() {
         console.log(`# ${t.name}: ${Date.now() - t0} ms`);
     }
     for (const f of shots) console.log(`# screenshot: ${f}`);
+    console.log(`# ${tests.length - failed} passed, ${failed} failed`);
+    console.log(`1..${tests.length}`); // the plan last: a run cut short has none
     await context.close().catch(() => {});
     clearTimeout(dog);
     process.exit(failed ? 1 : 0);
