@@ -36,8 +36,8 @@ function componentsTable(components) {
     return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Components" }, table);
 }
 
-// Any JSON value as nested lists: an object's `text` (or `step`) first, its
-// other members as term and value, arrays as numbered lists. Bounded in
+// Any JSON value as nested lists: an object's `text` first, then its `steps`
+// as a numbered list, its other members as term and value, arrays as numbered lists. Bounded in
 // depth and length, since `why` may be large.
 export function renderJson(v, depth = 0) {
     if (v === null || typeof v !== "object") return document.createTextNode(fmt(v));
@@ -49,9 +49,11 @@ export function renderJson(v, depth = 0) {
         return v.length > shown.length ? el("div", {}, list, el("p", { class: "hint", text: `… ${v.length - shown.length} more` })) : list;
     }
     const head = typeof v.text === "string" ? v.text : null;
-    const rest = Object.entries(v).filter(([k]) => k !== "text");
+    const steps = Array.isArray(v.steps) ? v.steps : null;
+    const rest = Object.entries(v).filter(([k]) => k !== "text" && !(k === "steps" && steps));
     const box = el("div", { class: "why-item" });
     if (head) box.append(el("p", { text: head }));
+    if (steps) box.append(renderJson(steps, depth + 1));
     if (rest.length) {
         const dl = el("dl", { class: "facts why-facts" });
         for (const [k, x] of rest) dl.append(el("dt", { text: k.replace(/_/g, " ") }), el("dd", {}, renderJson(x, depth + 1)));

@@ -204,9 +204,17 @@ function render() {
     if (!g) return;
     const yours = !g.over && g.moves && moverAt(g.at) === "user";
     const list = yours ? g.moves.moves : [];
-    const ctx = { game: g.game.name, pos: wireInts(g.positions[g.at]), moves: list.map((m) => m), hint: g.hint, sel: g.sel,
+    const ctx = { game: g.game.name, pos: wireInts(g.positions[g.at]), moves: list, hint: g.hint, sel: g.sel,
                   offer, select: (v) => { g.sel = g.sel === v ? null : v; render(); } };
+    // A keyboard user on the board stays on it when it is drawn anew.
+    const focused = $("board-box").contains(document.activeElement);
     $("board-box").replaceChildren(board(ctx));
+    if (focused) {
+        const next = $("board-box").querySelector("[data-stage='2']:not([disabled]), [data-target]:not([disabled]):not([tabindex='-1'])");
+        (next || $("play-status")).focus();
+    }
+    const sum = tally();
+    $("play-score").textContent = sum ? `Stones taken: you ${sum.user}, the service ${sum.service}.` : "";
     $("board-box").setAttribute("data-position", toJson(g.positions[g.at]));
     $("board-box").setAttribute("data-state", g.over ? "over" : !g.moves ? "loading" : moverAt(g.at));
     $("chooser").hidden = true;

@@ -1,6 +1,6 @@
-// One small starting position of each game of the catalogue, for the browser
-// test that plays every game to the end on the page (each finishes within a
-// few plies), and the driver that plays one: it clicks the board as a user
+// One small starting position of each game of the catalogue (and a misère
+// one), for the browser test that plays every game to the end on the page
+// (each finishes within a few plies), and the driver that plays one: it clicks the board as a user
 // would, and afterwards checks every move the page made, the user's and the
 // service's, against the service's own POST /v1/moves for the position
 // before it.
@@ -24,6 +24,7 @@ export const GAMES = [
     { query: { game: "stone_prefix", stones: [1, 2, 3], m: 1 }, first: "service" },
     { query: { game: "stone_front3", stones: [1, 2, -3, 4] }, first: "user" },
     { query: { game: "can_i_win", max_choosable: 4, desired_total: 6, used: [] }, first: "user" },
+    { query: { game: "nim", piles: [1, 2], convention: "misere" }, first: "user" },
 ];
 
 const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"

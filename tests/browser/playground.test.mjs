@@ -251,11 +251,18 @@ async function playThrough(spec, maxPlies = 30) {
 }
 
 for (const spec of GAMES) {
-    test(`a whole game of ${spec.query.game} against the service, ${spec.first === "user" ? "the user" : "the service"} first`, async () => {
+    const misere = spec.query.convention === "misere";
+    test(`a whole game of ${misere ? "misère " : ""}${spec.query.game} against the service, ${spec.first === "user" ? "the user" : "the service"} first`, async () => {
         const { history, result } = await playThrough(spec);
         const end = exact(history.at(-1).after);
+        const last = history.at(-1).who;
         if (["nim", "subtraction", "octal", "grundys_game", "wythoff"].includes(spec.query.game))
-            same(result, history.at(-1).who, `${spec.query.game}: the winner (who made the last move)`);
+            same(result, misere ? (last === "user" ? "service" : "user") : last,
+                 `${spec.query.game}: the winner (who made the last move${misere ? ", misère: the other player" : ""})`);
+        if (spec.query.game.startsWith("stone_")) {
+            const score = await page.textContent("#play-score");
+            assert(/Stones taken: you -?\d+, the service -?\d+\./.test(score), `${spec.query.game}: the score shown: ${score}`);
+        }
         if (spec.query.game === "nim") assert(end.piles.every((h) => h === "0"), "nim ended before every pile was empty");
         if (spec.query.game === "graph") await shot(page, "desktop-graph-game");
         if (spec.query.game === "tictactoe") await shot(page, "desktop-tictactoe-game");
@@ -307,6 +314,29 @@ test("hint names a winning move, and the service's replies show their reasons", 
     assert(await reply.count() === 1, "the service's move has no reasons");
     const text = await reply.first().textContent();
     assert(text.length > 20, `the service's reasons: ${text}`);
+});
+
+test("a structured why (steps, values, lists) and winning_moves are drawn, however they nest", async () => {
+    const drawn = await page.evaluate(async () => {
+        const { reasons } = await import("/static/answer.js");
+        const a = { explanation: "Nim-sum 3 ^ 4 ^ 5 = 2.",
+                    why: { steps: [{ text: "Grundy values in binary", values: ["011", "100", "101"] },
+                                   { text: "Change pile 0 to 1", from: "3", to: "1", options: [{ move: "take 1", grundy: "2" }] }] },
+                    winning_moves: { total: "1", moves: [{ text: "Take 2 from pile 0 (3 -> 1)." }] } };
+        const box = document.createElement("div");
+        box.append(...reasons(a, "t"));
+        return { explanation: box.querySelector("#t-explanation")?.textContent,
+                 steps: [...box.querySelector("#t-why ol.why-list").children].map((li) => li.querySelector("p")?.textContent),
+                 values: box.querySelector("#t-why dd")?.textContent,
+                 nested: box.querySelectorAll("#t-why ol ol li").length,
+                 winning: box.querySelector("#t-winning-moves")?.textContent };
+    });
+    same(drawn.explanation, "Nim-sum 3 ^ 4 ^ 5 = 2.", "the explanation");
+    same(drawn.steps, ["Grundy values in binary", "Change pile 0 to 1"], "the steps of why");
+    same(drawn.values, "011, 100, 101", "a list of values");
+    same(drawn.nested, 1, "the options nested in a step");
+    assert(/total1/.test(drawn.winning.replace(/\s/g, "")) && drawn.winning.includes("Take 2 from pile 0"),
+        `winning_moves: ${drawn.winning}`);
 });
 
 test("a link reproduces the position and the answer; back and forward step through positions", async () => {
