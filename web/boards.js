@@ -106,9 +106,8 @@ function coinRow(ctx) {
     for (const c of shown) {
         const up = heads.includes(c);
         const moves = idx(ctx.moves, (m) => eq(m.coin, c));
-        list.append(el("li", {}, target(ctx, "button", { class: "coin" + (up ? " heads" : " tails"), "data-coin": String(c),
-            "aria-label": `Coin ${c}, ${up ? "heads" : "tails"}` }, moves, `Coin ${c}`, up ? "H" : "T",
-            el("span", { class: "coin-n", text: String(c) }))));
+        list.append(el("li", {}, target(ctx, "button", { class: "coin" + (up ? " heads" : " tails"), "data-coin": String(c) },
+            moves, `Coin ${c}`, el("span", { text: String(c) }), " ", el("span", { class: "coin-face", text: up ? "heads" : "tails" }))));
     }
     return list;
 }

@@ -428,6 +428,17 @@ test("axe-core: no serious or critical violations on the desktop (answer, board,
     await shot(page, "desktop-1280x800-full");
 });
 
+test("axe-core: no serious or critical violations on the boards (graph with a token picked up, grid, cells, coins, chips, stairs)", async () => {
+    for (const name of ["graph", "grid", "tictactoe", "coins", "can_i_win", "staircase"]) {
+        await openLink(page, GAMES.find((s) => s.query.game === name).query);
+        await startPlay("user");
+        await settled(page);
+        if (name === "graph" || name === "grid") await page.locator("#board [data-target]:not([disabled]):not([aria-disabled=true])").first().click();
+        const problems = await axeProblems(page);
+        assert(problems.length === 0, `${name}: ${problems.join("; ")}`);
+    }
+});
+
 test("a phone (390 x 844): no sideways scrolling, Solve brings the answer into view, labels of 11 px or more, axe-core", async () => {
     const phone = await context.newPage();
     watch(phone);
