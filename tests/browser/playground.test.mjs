@@ -297,6 +297,25 @@ test("undo and redo step through the game; a new move after undo drops the undon
     await checkMoves(base, history, exact);
 });
 
+test("keyboard only on the board: Tab from Start reaches a token, Enter takes it, focus stays on the board", async () => {
+    await openLink(page, { game: "nim", piles: [2, 3] });
+    await page.focus("#play-start");
+    await page.keyboard.press("Enter");
+    await settled(page);
+    let inBoard = false;
+    for (let i = 0; i < 10 && !inBoard; i++) {
+        await page.keyboard.press("Tab");
+        inBoard = await page.evaluate(() => !!document.activeElement?.closest("#board"));
+    }
+    assert(inBoard, "Tab from the Start button never reached the board");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#history li").length >= 1, null, { timeout: 5000 });
+    await settled(page);
+    await checkMoves(base, await pageHistory(page), exact);
+    assert(await page.evaluate(() => !!document.activeElement?.closest("#board-box, #play-status")),
+        "focus left the board after the move");
+});
+
 test("hint names a winning move, and the service's replies show their reasons", async () => {
     await openLink(page, { game: "nim", piles: [3, 4, 5] });
     await startPlay("user");
