@@ -36,6 +36,14 @@ function componentsTable(components) {
     return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Components" }, table);
 }
 
+// Nothing to show: null, or empty lists and objects all the way down.
+function isEmpty(v) {
+    if (v === null || v === undefined) return true;
+    if (Array.isArray(v)) return v.every(isEmpty);
+    if (typeof v === "object") return Object.values(v).every(isEmpty);
+    return false;
+}
+
 // Any JSON value as nested lists: an object's `text` first, then its `steps`
 // as a numbered list, its other members as term and value, arrays as numbered lists. Bounded in
 // depth and length, since `why` may be large.
@@ -48,15 +56,19 @@ export function renderJson(v, depth = 0) {
         const list = el("ol", { class: "why-list" }, ...shown.map((x) => el("li", {}, renderJson(x, depth + 1))));
         return v.length > shown.length ? el("div", {}, list, el("p", { class: "hint", text: `… ${v.length - shown.length} more` })) : list;
     }
-    const head = typeof v.text === "string" ? v.text : null;
+    // A move (as in winning_moves) is named by its text, its position after by compact JSON.
+    const moveText = v.move && typeof v.move === "object" && typeof v.move.text === "string" ? v.move.text : null;
+    const head = typeof v.text === "string" ? v.text : moveText;
     const steps = Array.isArray(v.steps) ? v.steps : null;
-    const rest = Object.entries(v).filter(([k]) => k !== "text" && !(k === "steps" && steps));
+    const rest = Object.entries(v).filter(([k, x]) => k !== "text" && !(k === "steps" && steps) &&
+                                                   !(k === "move" && moveText) && !isEmpty(x));
     const box = el("div", { class: "why-item" });
     if (head) box.append(el("p", { text: head }));
     if (steps) box.append(renderJson(steps, depth + 1));
     if (rest.length) {
         const dl = el("dl", { class: "facts why-facts" });
-        for (const [k, x] of rest) dl.append(el("dt", { text: k.replace(/_/g, " ") }), el("dd", {}, renderJson(x, depth + 1)));
+        for (const [k, x] of rest) dl.append(el("dt", { text: k.replace(/_/g, " ") }),
+            el("dd", {}, k === "next" ? el("code", { text: toJson(wireInts(x)) }) : renderJson(x, depth + 1)));
         box.append(dl);
     }
     return box;
@@ -66,9 +78,9 @@ export function renderJson(v, depth = 0) {
 // else the `explanation` text.
 export function reasons(a, idPrefix) {
     const parts = [el("p", { id: idPrefix + "-explanation", class: "explanation", text: a.explanation || "" })];
-    if (a.why !== undefined && a.why !== null)
+    if (!isEmpty(a.why))
         parts.push(el("div", { id: idPrefix + "-why", class: "why" }, el("h3", { text: "Why" }), renderJson(a.why)));
-    if (a.winning_moves !== undefined && a.winning_moves !== null)
+    if (!isEmpty(a.winning_moves))
         parts.push(el("div", { id: idPrefix + "-winning-moves", class: "why" }, el("h3", { text: "Winning moves" }),
                       renderJson(a.winning_moves)));
     return parts;

@@ -33,7 +33,7 @@ const key = (v) => JSON.stringify(canon(v));
 
 // The history the page shows: who moved, from which position to which.
 export async function pageHistory(page) {
-    return page.$$eval("#history li:not(.undone)", (ls) => ls.map((l) => ({
+    return page.$$eval("#history > li:not(.undone)", (ls) => ls.map((l) => ({
         who: l.dataset.player, before: l.dataset.before, after: l.dataset.after })));
 }
 
@@ -60,7 +60,7 @@ export async function clickMove(page, choose = () => 0) {
         await targets.nth(choose(n) % n).click();
         const choice = page.locator("#chooser:not([hidden]) [data-choice]");
         if (await choice.count()) await choice.first().click();
-        await page.waitForFunction((k) => document.querySelectorAll("#history li:not(.undone)").length > k ||
+        await page.waitForFunction((k) => document.querySelectorAll("#history > li:not(.undone)").length > k ||
             document.querySelector("#board [data-stage='2']") || document.querySelector("#play-error").textContent,
             before, { timeout: 5000 });
         if ((await pageHistory(page)).length > before) return;

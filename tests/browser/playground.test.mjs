@@ -293,7 +293,7 @@ test("undo and redo step through the game; a new move after undo drops the undon
     await settled(page);
     const history = await pageHistory(page);
     same(history.length, 2, "moves after a new move");
-    same(await page.$$eval("#history li.undone", (ls) => ls.length), 0, "undone moves left after a new move");
+    same(await page.$$eval("#history > li.undone", (ls) => ls.length), 0, "undone moves left after a new move");
     await checkMoves(base, history, exact);
 });
 
@@ -309,7 +309,7 @@ test("keyboard only on the board: Tab from Start reaches a token, Enter takes it
     }
     assert(inBoard, "Tab from the Start button never reached the board");
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => document.querySelectorAll("#history li").length >= 1, null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelectorAll("#history > li").length >= 1, null, { timeout: 5000 });
     await settled(page);
     await checkMoves(base, await pageHistory(page), exact);
     assert(await page.evaluate(() => !!document.activeElement?.closest("#board-box, #play-status")),
@@ -329,7 +329,7 @@ test("hint names a winning move, and the service's replies show their reasons", 
     const choice = page.locator("#chooser:not([hidden]) [data-choice]");
     if (await choice.count()) await choice.first().click();
     await settled(page);
-    const reply = page.locator("#history li[data-player=service] details");
+    const reply = page.locator("#history > li[data-player=service] details");
     assert(await reply.count() === 1, "the service's move has no reasons");
     const text = await reply.first().textContent();
     assert(text.length > 20, `the service's reasons: ${text}`);
@@ -341,21 +341,28 @@ test("a structured why (steps, values, lists) and winning_moves are drawn, howev
         const a = { explanation: "Nim-sum 3 ^ 4 ^ 5 = 2.",
                     why: { steps: [{ text: "Grundy values in binary", values: ["011", "100", "101"] },
                                    { text: "Change pile 0 to 1", from: "3", to: "1", options: [{ move: "take 1", grundy: "2" }] }] },
-                    winning_moves: { total: "1", moves: [{ text: "Take 2 from pile 0 (3 -> 1)." }] } };
+                    winning_moves: { total: "1", moves: [{ move: { pile: "0", take: "2", text: "Take 2 from pile 0 (3 -> 1)." },
+                                                           next: { piles: ["1", "4", "5"] } }] } };
         const box = document.createElement("div");
         box.append(...reasons(a, "t"));
+        const bare = document.createElement("div");
+        bare.append(...reasons({ explanation: "x", why: { steps: [] }, winning_moves: { total: null, moves: [] } }, "u"));
         return { explanation: box.querySelector("#t-explanation")?.textContent,
                  steps: [...box.querySelector("#t-why ol.why-list").children].map((li) => li.querySelector("p")?.textContent),
                  values: box.querySelector("#t-why dd")?.textContent,
                  nested: box.querySelectorAll("#t-why ol ol li").length,
-                 winning: box.querySelector("#t-winning-moves")?.textContent };
+                 winning: box.querySelector("#t-winning-moves")?.textContent,
+                 winningItem: box.querySelector("#t-winning-moves li > .why-item > p")?.textContent,
+                 bare: bare.querySelectorAll(".why").length };
     });
     same(drawn.explanation, "Nim-sum 3 ^ 4 ^ 5 = 2.", "the explanation");
     same(drawn.steps, ["Grundy values in binary", "Change pile 0 to 1"], "the steps of why");
     same(drawn.values, "011, 100, 101", "a list of values");
     same(drawn.nested, 1, "the options nested in a step");
-    assert(/total1/.test(drawn.winning.replace(/\s/g, "")) && drawn.winning.includes("Take 2 from pile 0"),
+    assert(/total1/.test(drawn.winning.replace(/\s/g, "")) && drawn.winning.includes('{"piles":[1,4,5]}'),
         `winning_moves: ${drawn.winning}`);
+    same(drawn.winningItem, "Take 2 from pile 0 (3 -> 1).", "a winning move named by its text");
+    same(drawn.bare, 0, "sections drawn for an empty why and no winning moves");
 });
 
 test("a link reproduces the position and the answer; back and forward step through positions", async () => {
