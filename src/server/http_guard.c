@@ -29,7 +29,7 @@ typedef struct conn_guard {
      * arrived; 0 while a request is being read or answered; DEADLINE_CUT
      * once past it (the connection is being closed). */
     _Atomic int64_t deadline_ms;
-    bool served;          /* a request was answered: a later cut is silent */
+    atomic_bool served;   /* a request was answered: a later cut is silent (read by the deadline thread) */
     bool refused;         /* answered 503 at its opening: the table is full */
     bool bad_url;         /* a decoded part of the URL held a control byte */
     size_t target_len;    /* bytes of the raw request target */
@@ -99,7 +99,7 @@ static void cut_overdue(int64_t now)
         int64_t d = atomic_load(&g->deadline_ms);
         if (d <= 0 || d > now || !atomic_compare_exchange_strong(&g->deadline_ms, &d, DEADLINE_CUT))
             continue;
-        if (!g->served && !g->refused) {
+        if (!atomic_load(&g->served) && !g->refused) {
             char msg[160];
             snprintf(msg, sizeof msg, "the request line and headers did not arrive within %u s "
                      "(--header-timeout); send them at once", guard.cfg->header_timeout);
@@ -218,7 +218,7 @@ void gr_guard_request_ended(request *rq)
     conn_guard *g = rq->guard;
     if (!g)
         return;
-    g->served = true;
+    atomic_store(&g->served, true);
     g->bad_url = false;
     g->target_len = 0;
     int64_t d = 0;
