@@ -208,6 +208,41 @@ def t_big_headers(port):
     return p
 
 
+def todo(name, problems, why):
+    """A TAP TODO test: a case the front door should answer in JSON but
+    libmicrohttpd 0.9.75 answers itself before any callback of the daemon's
+    (README.md, "The front door"); it reports, without failing the run,
+    and turns up as passing once a libmicrohttpd answers it otherwise."""
+    with TAP.lock:
+        TAP.n += 1
+        print("%s %d - %s # TODO %s" % ("not ok" if problems else "ok", TAP.n, name, why))
+        for line in problems[:5]:
+            print("# " + line)
+        sys.stdout.flush()
+
+
+def t_mhd_own_answers(port):
+    """What libmicrohttpd still answers itself, as README.md documents it."""
+    body = b'{"game":"nim","piles":[1]}'
+    cases = (
+        ("Content-Length: -1", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n" + body,
+         400, "bad_request"),
+        ("a 20-digit Content-Length",
+         b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n" + body,
+         413, "body_too_large"),
+        ("a bad chunk size", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"zz\r\n" + body + b"\r\n0\r\n\r\n", 400, "bad_request"),
+        ("HTTP/2.0", b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "bad_request"),
+        ("a 100 KB header, past the connection memory",
+         get(b"/healthz", b"X-Pad: " + b"e" * 100000 + b"\r\n"), 431, "headers_too_large"),
+    )
+    for what, req, status, code in cases:
+        raw, _ = exchange(port, req, timeout=3)
+        todo("libmicrohttpd's own answer to %s is JSON, framed once" % what,
+             json_error(raw, status, code, what), "libmicrohttpd 0.9.75 answers it in HTML before any callback")
+    return []
+
+
 # ---------------------------------------------------------------------------
 # 3. lingering close
 
@@ -478,6 +513,7 @@ def main():
                 t_transfer_codings, port)
         TAP.run("a URL over --max-url: 414 JSON, one status line", t_long_url, port)
         TAP.run("headers over --max-header: 431 JSON, one status line", t_big_headers, port)
+        t_mhd_own_answers(port)
         TAP.run("lingering: urllib posting 6 MB sees the 413 or 404", t_linger_urllib, port)
         TAP.run("header timeout: a trickled or idle head is cut with 408", t_header_timeout, port)
         TAP.run("header timeout: keep-alive clients are not cut", t_keepalive_not_cut, port)
