@@ -153,6 +153,27 @@ void gr_guard_stop(void)
 
 /* ---- a connection's life ---------------------------------------------------- */
 
+/* Past --conn-limit, a keep-alive connection idle between requests makes
+ * room, as nginx's reusable connections do: the one idle longest (its next
+ * head due soonest) is closed, silently. Under guard.mu; false when none
+ * is idle. */
+static bool reuse_idle(void)
+{
+    conn_guard *oldest = NULL;
+    int64_t due = INT64_MAX;
+    for (conn_guard *g = guard.head; g; g = g->next) {
+        int64_t d = atomic_load(&g->deadline_ms);
+        if (d > 0 && d < due && atomic_load(&g->served)) {
+            oldest = g;
+            due = d;
+        }
+    }
+    if (!oldest || !atomic_compare_exchange_strong(&oldest->deadline_ms, &due, DEADLINE_CUT))
+        return false;
+    shutdown(oldest->fd, SHUT_RDWR);
+    return true;
+}
+
 void gr_guard_open(request *rq, struct MHD_Connection *conn)
 {
     conn_guard *g = calloc(1, sizeof *g);
@@ -163,7 +184,13 @@ void gr_guard_open(request *rq, struct MHD_Connection *conn)
         return;
     g->fd = ci->connect_fd;
     int64_t now = now_ms();
+    bool full = false;
     if (open > guard.cfg->conn_limit) {
+        pthread_mutex_lock(&guard.mu);
+        full = !reuse_idle();
+        pthread_mutex_unlock(&guard.mu);
+    }
+    if (full) {
         /* Past --conn-limit, in libmicrohttpd's spare slots: answered at
          * once, then read until the client closes or the next tick. */
         char msg[160];

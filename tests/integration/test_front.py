@@ -15,7 +15,9 @@ Usage: test_front.py path/to/grundyd
   connection is closed;
 - slow clients: a head trickled past --header-timeout is cut with a 408;
   with --conn-limit connections held, a new one gets a 503 with Retry-After
-  at once; --per-ip-limit closes the connections over it.
+  at once, unless one of them is a keep-alive connection idle between
+  requests, which is closed to make room; --per-ip-limit closes the
+  connections over it.
 
 Small limits keep every wait short; a watchdog bounds the whole run.
 Python 3 stdlib only; prints TAP.
@@ -415,6 +417,46 @@ def t_table_full(binary):
     return p
 
 
+def t_reuse_idle(binary):
+    """--conn-limit 4 keep-alive connections idle after a request each: a
+    5th client is served (200), and one idle connection is closed for it."""
+    p = []
+    d = Daemon(binary, "--threads", "1", "--conn-limit", "4")
+    held = []
+    try:
+        held = hold(d.port, 4)
+        for s in held:
+            s.sendall(get(b"/healthz"))
+            buf = b""
+            while not one_response_done(buf):
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                buf += chunk
+        time.sleep(0.1)
+        for i in range(3):
+            raw, _ = exchange(d.port, get(b"/healthz", b"Connection: close\r\n"), timeout=3)
+            r, _ = parse(raw)
+            if r is None or r.status != 200:
+                p.append("client %d past 4 idle keep-alive connections: %r" % (i + 1, raw[:200]))
+        closed = 0
+        for s in held:
+            s.settimeout(0.5)
+            try:
+                closed += s.recv(10) == b""
+            except socket.timeout:
+                pass
+            except OSError:
+                closed += 1
+        if closed < 1:
+            p.append("no idle keep-alive connection was closed to make room")
+    finally:
+        for s in held:
+            s.close()
+        d.kill()
+    return p
+
+
 def t_per_ip(binary):
     """--per-ip-limit 3: a 4th connection from the same address is closed
     at once; the first three are served."""
@@ -520,6 +562,7 @@ def main():
         d.kill()
         TAP.run("lingering is bounded by --linger-bytes", t_linger_bounded, binary)
         TAP.run("a full connection table answers 503 with Retry-After", t_table_full, binary)
+        TAP.run("a full table closes an idle keep-alive connection for a new client", t_reuse_idle, binary)
         TAP.run("--per-ip-limit closes connections over it", t_per_ip, binary)
         TAP.run("slowloris at small scale: new clients are answered", t_slowloris_small, binary)
 
