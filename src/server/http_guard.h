@@ -7,11 +7,20 @@
  * is read and dropped, within a byte and a time bound, so that a client that
  * writes its whole body before reading sees the answer.
  *
- * What libmicrohttpd 0.9.75 still answers itself, before any callback of
- * ours, is listed in README.md ("What the front door answers"): a head
- * larger than its connection memory, a request line it cannot parse, an
- * HTTP version other than 1.0 and 1.1, a malformed Content-Length and a bad
- * chunk size. */
+ * What libmicrohttpd 0.9.75 still answers itself, in HTML with Connection:
+ * close, is decided while it parses, before any callback of ours
+ * (connection.c; README.md, "The front door"; the TODO tests of
+ * test_front.py):
+ * - a head larger than its connection memory (gr_guard_mhd_memory): 414
+ *   while in the request line, 431 in the headers;
+ * - a request line it cannot parse: 400, or a close without an answer;
+ * - an HTTP version other than 1.0 and 1.1: 505;
+ * - a Content-Length that is not digits (400) or past 2^64 (413):
+ *   parse_connection_headers queues the error, then falls through to
+ *   HEADERS_PROCESSED and builds the same response's head a second time,
+ *   so the status line and headers go out twice;
+ * - a bad chunk size or chunk end in the body: 400.
+ * Each closes the connection; none reaches the routes. */
 #ifndef GRUNDY_SERVER_HTTP_GUARD_H
 #define GRUNDY_SERVER_HTTP_GUARD_H
 
