@@ -183,7 +183,7 @@ static size_t options(gr_server_config *c, opt *o)
           "seconds a new connection has to send its first request line and headers; then it is closed "
           "(408); default 5" },
         { "per-ip-limit", "GRUNDYD_PER_IP_LIMIT", 'u', &c->per_ip_limit, 0, 1000000,
-          "simultaneous connections from one client address; more are closed at once; 0: no limit "
+          "simultaneous connections from one client address; more are answered 503 and closed; 0: no limit "
           "(the default: behind a proxy all clients share its address)" },
         { "max-url", "GRUNDYD_MAX_URL", 'u', &c->max_url, 256, 1u << 20,
           "bytes of a request's URL (path and query); longer ones get 414; default 8192" },

@@ -7,6 +7,7 @@
 #include "server/http_guard.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ typedef struct conn_guard {
     atomic_bool served;   /* a request was answered: a later cut is silent (read by the deadline thread) */
     bool refused;         /* answered 503 at its opening: the table is full */
     bool bad_url;         /* a decoded part of the URL held a control byte */
+    struct ip_slot *ip;   /* its address's count, when --per-ip-limit is on */
     size_t target_len;    /* bytes of the raw request target */
 } conn_guard;
 
@@ -44,6 +46,17 @@ static struct {
     const gr_server_config *cfg;
     atomic_uint open;     /* connections open, refused ones included */
 } guard = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* Connections open per client address (--per-ip-limit), under guard.mu:
+ * a chained hash of the address bytes; a slot lives while it counts one. */
+typedef struct ip_slot {
+    struct ip_slot *next;
+    unsigned char key[17]; /* the family, then 4 or 16 address bytes */
+    unsigned n;
+} ip_slot;
+
+enum { IP_BUCKETS = 1024 };
+static ip_slot *ip_table[IP_BUCKETS];
 
 /* How often the deadlines are looked at: a head is cut at most this late. */
 enum { TICK_MS = 100 };
@@ -174,6 +187,74 @@ static bool reuse_idle(void)
     return true;
 }
 
+/* The count of the client's address, one more; NULL when it cannot be
+ * told or memory runs out (the connection is then not counted). Under
+ * guard.mu. */
+static ip_slot *count_address(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    unsigned char key[17] = { 0 };
+    if (sa && sa->sa_family == AF_INET)
+        memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    else if (sa && sa->sa_family == AF_INET6)
+        memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    else
+        return NULL;
+    key[0] = (unsigned char)sa->sa_family;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof key; i++)
+        h = (h ^ key[i]) * 16777619u;
+    ip_slot **bucket = &ip_table[h % IP_BUCKETS], *slot = *bucket;
+    while (slot && memcmp(slot->key, key, sizeof key) != 0)
+        slot = slot->next;
+    if (!slot) {
+        slot = calloc(1, sizeof *slot);
+        if (!slot)
+            return NULL;
+        memcpy(slot->key, key, sizeof key);
+        slot->next = *bucket;
+        *bucket = slot;
+    }
+    slot->n++;
+    return slot;
+}
+
+static void uncount_address(ip_slot *slot)
+{
+    if (!slot || --slot->n)
+        return;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof slot->key; i++)
+        h = (h ^ slot->key[i]) * 16777619u;
+    ip_slot **p = &ip_table[h % IP_BUCKETS];
+    while (*p != slot)
+        p = &(*p)->next;
+    *p = slot->next;
+    free(slot);
+}
+
+/* Whether a new connection is served, or else why not (in msg). Under
+ * guard.mu. */
+static bool admit(conn_guard *g, struct MHD_Connection *conn, unsigned open, char *msg, size_t size)
+{
+    const gr_server_config *c = guard.cfg;
+    if (c->per_ip_limit) {
+        g->ip = count_address(conn);
+        if (g->ip && g->ip->n > c->per_ip_limit) {
+            snprintf(msg, size, "this client address holds its limit of %u connections (--per-ip-limit); "
+                     "reuse them, or retry later", c->per_ip_limit);
+            return false;
+        }
+    }
+    if (open > c->conn_limit && !reuse_idle()) {
+        snprintf(msg, size, "the server holds its limit of %u connections (--conn-limit); retry later",
+                 c->conn_limit);
+        return false;
+    }
+    return true;
+}
+
 void gr_guard_open(request *rq, struct MHD_Connection *conn)
 {
     conn_guard *g = calloc(1, sizeof *g);
@@ -183,27 +264,19 @@ void gr_guard_open(request *rq, struct MHD_Connection *conn)
     if (!g || !ci)
         return;
     g->fd = ci->connect_fd;
+    char msg[160];
+    pthread_mutex_lock(&guard.mu);
     int64_t now = now_ms();
-    bool full = false;
-    if (open > guard.cfg->conn_limit) {
-        pthread_mutex_lock(&guard.mu);
-        full = !reuse_idle();
-        pthread_mutex_unlock(&guard.mu);
-    }
-    if (full) {
-        /* Past --conn-limit, in libmicrohttpd's spare slots: answered at
-         * once, then read until the client closes or the next tick. */
-        char msg[160];
-        snprintf(msg, sizeof msg, "the server holds its limit of %u connections (--conn-limit); retry "
-                 "later", guard.cfg->conn_limit);
+    if (admit(g, conn, open, msg, sizeof msg)) {
+        atomic_init(&g->deadline_ms, now + (int64_t)guard.cfg->header_timeout * 1000);
+    } else {
+        /* In libmicrohttpd's spare slots: answered at once, then read
+         * until the client closes or the next tick. */
         send_raw_error(g->fd, GR_E_OVERLOADED, "Service Unavailable", msg);
         shutdown(g->fd, SHUT_WR);
         g->refused = true;
         atomic_init(&g->deadline_ms, now + TICK_MS);
-    } else {
-        atomic_init(&g->deadline_ms, now + (int64_t)guard.cfg->header_timeout * 1000);
     }
-    pthread_mutex_lock(&guard.mu);
     g->next = guard.head;
     if (guard.head)
         guard.head->prev = g;
@@ -227,6 +300,7 @@ void gr_guard_close(request *rq)
             guard.head = g->next;
         if (g->next)
             g->next->prev = g->prev;
+        uncount_address(g->ip);
         pthread_mutex_unlock(&guard.mu);
     }
     free(g);

@@ -3,7 +3,8 @@
  * byte, a URL or head over its limit, a transfer coding other than chunked),
  * a deadline for each request head (slow clients cannot hold connections by
  * trickling it), a 503 with Retry-After instead of silence when the
- * connection table is full, and lingering: the body after an early error
+ * connection table is full (once no keep-alive connection idles to make
+ * room) or the client's address holds --per-ip-limit, and lingering: the body after an early error
  * is read and dropped, within a byte and a time bound, so that a client that
  * writes its whole body before reading sees the answer.
  *
@@ -44,7 +45,8 @@ unsigned gr_guard_mhd_conn_limit(const gr_server_config *c);
 size_t gr_guard_mhd_memory(const gr_server_config *c);
 
 /* A connection opened (NOTIFY_STARTED; rq is its socket context): starts
- * its head deadline, or, past --conn-limit, answers 503 and closes it.
+ * its head deadline, or, past --conn-limit or --per-ip-limit, answers 503
+ * and closes it.
  * gr_guard_close undoes gr_guard_open (NOTIFY_CLOSED, before the socket is
  * closed, so the deadline thread never touches a reused descriptor). */
 void gr_guard_open(request *rq, struct MHD_Connection *conn);

@@ -16,8 +16,8 @@ Usage: test_front.py path/to/grundyd
 - slow clients: a head trickled past --header-timeout is cut with a 408;
   with --conn-limit connections held, a new one gets a 503 with Retry-After
   at once, unless one of them is a keep-alive connection idle between
-  requests, which is closed to make room; --per-ip-limit closes the
-  connections over it.
+  requests, which is closed to make room; --per-ip-limit answers the
+  connections over it 503 too.
 
 Small limits keep every wait short; a watchdog bounds the whole run.
 Python 3 stdlib only; prints TAP.
@@ -458,17 +458,22 @@ def t_reuse_idle(binary):
 
 
 def t_per_ip(binary):
-    """--per-ip-limit 3: a 4th connection from the same address is closed
-    at once; the first three are served."""
+    """--per-ip-limit 3: a 4th connection from the same address is answered
+    503 with Retry-After at once and closed; the first three are served,
+    and once one closes a new one is too."""
     p = []
     d = Daemon(binary, "--threads", "1", "--per-ip-limit", "3")
     held = []
     try:
         held = hold(d.port, 3)
         time.sleep(0.2)
-        raw, closed = exchange(d.port, get(b"/healthz"), timeout=3)
-        if raw or closed is None:
-            p.append("a 4th connection from one address: %r, closed after %r" % (raw[:200], closed))
+        raw, closed = exchange(d.port, get(b"/healthz"), timeout=3, shut=True)
+        p += json_error(raw, 503, "overloaded", "a 4th connection from one address")
+        r, _ = parse(raw)
+        if r is not None and r.header("Retry-After") is None:
+            p.append("the 503 has no Retry-After")
+        if closed is None or closed > 1:
+            p.append("the 4th connection was not closed within 1 s: %r" % closed)
         for i, s in enumerate(held):
             s.sendall(get(b"/healthz"))
             buf = b""
@@ -480,6 +485,12 @@ def t_per_ip(binary):
             r, _ = parse(buf)
             if r is None or r.status != 200:
                 p.append("held connection %d: %r" % (i, buf[:200]))
+        held.pop().close()
+        time.sleep(0.2)
+        raw, _ = exchange(d.port, get(b"/healthz"), timeout=3)
+        r, _ = parse(raw)
+        if r is None or r.status != 200:
+            p.append("a new connection after one of three closed: %r" % raw[:200])
     finally:
         for s in held:
             s.close()
@@ -563,7 +574,7 @@ def main():
         TAP.run("lingering is bounded by --linger-bytes", t_linger_bounded, binary)
         TAP.run("a full connection table answers 503 with Retry-After", t_table_full, binary)
         TAP.run("a full table closes an idle keep-alive connection for a new client", t_reuse_idle, binary)
-        TAP.run("--per-ip-limit closes connections over it", t_per_ip, binary)
+        TAP.run("--per-ip-limit answers 503 to connections over it", t_per_ip, binary)
         TAP.run("slowloris at small scale: new clients are answered", t_slowloris_small, binary)
 
     return run_main(TAP, "test_front.py", WATCHDOG_SECONDS, body)
