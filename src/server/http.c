@@ -14,7 +14,12 @@
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
  * light queries keep their latency while the pool is saturated. A job that
- * waited in the queue past --queue-wait-ms is answered 503 instead of run. */
+ * waited in the queue past --queue-wait-ms is answered 503 instead of run.
+ *
+ * Before any route, http_guard.c judges the head (control bytes in the
+ * URL, its length, the head's size, transfer codings), keeps each head's
+ * deadline and the connection table's limits, and bounds the body read and
+ * dropped after an early answer (lingering). */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -179,7 +184,6 @@ bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
     *length = v;
     return errno == 0 && *end == '\0';
 }
-
 
 static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
