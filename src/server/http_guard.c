@@ -90,11 +90,15 @@ static void send_raw_error(int fd, gr_error_code code, const char *reason, const
     int blen = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"field\":null}}",
                         gr_error_name(code), message);
     gr_request_id_take(id, NULL);
+    char date[64];
+    struct tm tm;
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
     int status = gr_error_status(code);
     int hlen = snprintf(head, sizeof head,
-                        "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-                        "%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
-                        status, reason, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
+                        "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: application/json\r\n"
+                        "Content-Length: %d\r\n%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
+                        status, reason, date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
     if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head)
         return;
     char out[sizeof head + sizeof body];
