@@ -28,6 +28,7 @@ void compute_count_batch_query(void *metrics, const gr_reply *r)
 static void job_done(request *rq)
 {
     struct MHD_Connection *conn = rq->conn;
+    gr_watch_remove(rq->st->watch, &rq->watch);
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
 }
@@ -63,10 +64,27 @@ static void stream_expired(void *arg, uint64_t waited_ms)
     job_done(rq);
 }
 
+/* A job cancelled before it started (its client went, or the drain ran
+ * out while it waited) is answered without running: true when so. */
+static bool cancelled_before_start(request *rq)
+{
+    if (!atomic_load(&rq->watch.cancel))
+        return false;
+    gr_api_error e;
+    gr_fail(&e, GR_E_SHUTTING_DOWN, "",
+            "the query was cancelled before it started (the service is stopping, or the client went "
+            "away); send it again");
+    gr_api_error_reply(&e, &rq->reply);
+    job_done(rq);
+    return true;
+}
+
 static void analyze_job(void *arg)
 {
     request *rq = arg;
-    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
+    if (cancelled_before_start(rq))
+        return;
+    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns, .cancel = &rq->watch.cancel };
     gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
     rq->game = rq->reply.game;
     job_done(rq);
@@ -90,8 +108,11 @@ static void gzip_reply(request *rq)
 static void batch_job(void *arg)
 {
     request *rq = arg;
+    if (cancelled_before_start(rq))
+        return;
     gr_batch_run run;
     gr_batch_run_init(&run, &rq->snap->svc);
+    run.cancel = &rq->watch.cancel;
     run.observe = compute_count_batch_query;
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
@@ -105,7 +126,10 @@ static void batch_job(void *arg)
 static void moves_job(void *arg)
 {
     request *rq = arg;
-    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
+    if (cancelled_before_start(rq))
+        return;
+    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL,
+                          &rq->watch.cancel };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
     job_done(rq);
@@ -119,6 +143,8 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    gr_watch_add(rq->st->watch, &rq->watch, ci ? (int)ci->connect_fd : -1);
     MHD_suspend_connection(rq->conn);
     gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
     return MHD_YES;

@@ -16,7 +16,9 @@ typedef struct gr_server_config {
     uint64_t max_body;         /* bytes; larger bodies get 413 */
     unsigned conn_limit;       /* simultaneous connections */
     unsigned conn_timeout;     /* seconds a connection may stay idle */
-    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
+    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM, once accepting stopped */
+    unsigned drain_grace;      /* seconds SIGTERM keeps accepting (with Connection: close) before that */
+    uint64_t max_spool;        /* bytes of NDJSON bodies spooled at once, all requests together */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
     const char *tables_path;   /* table file; NULL: the default locations */
     uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */
