@@ -64,6 +64,22 @@ static void stream_expired(void *arg, uint64_t waited_ms)
     job_done(rq);
 }
 
+/* A query during which the mapped table file faulted may have read zeros
+ * in place of values (tables/guard.h): its answer is replaced by a 503.
+ * True when so. */
+static bool faulted(request *rq, gr_reply *r)
+{
+    if (gr_tables_faults(rq->snap->tables) == rq->faults_at_start)
+        return false;
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the table file changed under the service while this query read it (it is replaced by "
+            "rename, never edited in place); the changed part is no longer used: retry");
+    gr_mem_free(r->body);
+    gr_api_error_reply(&e, r);
+    return true;
+}
+
 /* A job cancelled before it started (its client went, or the drain ran
  * out while it waited) is answered without running: true when so. */
 static bool cancelled_before_start(request *rq)
@@ -87,6 +103,7 @@ static void analyze_job(void *arg)
     gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns, .cancel = &rq->watch.cancel };
     gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
     rq->game = rq->reply.game;
+    faulted(rq, &rq->reply);
     job_done(rq);
 }
 
@@ -116,6 +133,7 @@ static void batch_job(void *arg)
     run.observe = compute_count_batch_query;
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
+    faulted(rq, &rq->reply);
     gzip_reply(rq);
     job_done(rq);
 }
@@ -132,6 +150,7 @@ static void moves_job(void *arg)
                           &rq->watch.cancel };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
+    faulted(rq, &rq->reply);
     job_done(rq);
 }
 
@@ -162,6 +181,8 @@ enum MHD_Result compute_analyze(request *rq)
     gr_reply r;
     gr_attempt a = { .steps = rq->st->cfg->inline_budget };
     bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
+    if (done)
+        faulted(rq, &r);
     rq->inline_cpu_ns = a.cpu_used_ns;
     rq->game = r.game;
     rq->error = r.error;

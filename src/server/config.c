@@ -34,6 +34,7 @@ void gr_server_config_default(gr_server_config *c)
     c->conn_timeout = 30;
     c->drain_timeout = 10;
     c->drain_grace = 0;
+    c->verify_interval = 60;
     c->cache_bytes = UINT64_C(64) << 20;
     snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "default");
     if (c->box.memory_max && c->box.memory_max / 8 < c->cache_bytes) {
@@ -186,6 +187,9 @@ static size_t options(gr_server_config *c, opt *o)
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600,
           "seconds SIGTERM waits for requests in flight once it stops accepting; past them they are "
           "cancelled and answered 503; default 10" },
+        { "verify-interval", "GRUNDYD_VERIFY_INTERVAL", 'u', &c->verify_interval, 0, 86400,
+          "seconds between checks of the table file's section checksums (SIGHUP checks too); a section "
+          "that changed is no longer used; 0: on SIGHUP only; default 60" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
         { "cors-origins", "GRUNDYD_CORS_ORIGINS", 's', &c->cors_origins, 0, 0,

@@ -20,6 +20,7 @@
 #include "server/http.h"
 #include "server/log.h"
 #include "server/spool_quota.h"
+#include "server/verify.h"
 #include "server/request.h"
 #include "tables/locate.h"
 
@@ -118,6 +119,8 @@ static void stop(server_state *st, struct MHD_Daemon *d, int sig)
            atomic_load(&st->in_flight), st->cfg->drain_grace, st->cfg->drain_timeout);
     gr_drain_counts n;
     gr_drain(st, d, &n);
+    gr_verifier_stop(st->verifier);
+    st->verifier = NULL;
     gr_pool_stop(st->pool);
     MHD_stop_daemon(d);
     gr_watch_stop(st->watch);
@@ -158,6 +161,7 @@ static int serve(server_state *st)
     log_ready(c, port, st->tables_path);
     int sig;
     while ((sig = wait_for_signal()) == SIGHUP) {
+        gr_verify_now(st); /* pages changed in place are not "the old tables" */
         reload(st);
         gr_log_flush();
     }
@@ -226,7 +230,8 @@ static int start(server_state *st)
     st->games_json = gr_api_games_json(&c->service.limits);
     st->pool = st->games_json && make_entities(st) == 0 ? gr_pool_start(c->compute_threads, c->queue) : NULL;
     st->watch = st->pool ? gr_watch_start() : NULL;
-    if (!st->watch) {
+    st->verifier = st->watch ? gr_verifier_start(st) : NULL;
+    if (!st->verifier) {
         gr_log("error", "event=start error=\"out of memory or threads\"");
         return -1;
     }
@@ -249,8 +254,10 @@ int gr_server_run(gr_server_config *c)
     int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
     if (rc != 0 && st.pool)
         gr_pool_stop(st.pool);
-    if (rc != 0)
+    if (rc != 0) {
+        gr_verifier_stop(st.verifier);
         gr_watch_stop(st.watch);
+    }
     gr_snapshot_release(st.snaps.current);
     pthread_mutex_destroy(&st.snaps.mu);
     free_entities(&st);

@@ -35,6 +35,7 @@
 #include "server/log.h"
 #include "server/reply.h"
 #include "server/spool_quota.h"
+#include "server/verify.h"
 
 /* Buffers a connection keeps between requests; larger ones are released
  * when the request ends, so idle connections hold little memory. */
@@ -360,6 +361,8 @@ static enum MHD_Result answer_metrics(request *rq)
                            .cache_entries = cs.entries, .access_log_dropped = gr_log_dropped(),
                            .ready = atomic_load(&st->ready), .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
+    if (text)
+        text = gr_verify_metrics(st, rq->snap, text);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);
@@ -380,8 +383,16 @@ static enum MHD_Result answer_playground(request *rq)
 
 static enum MHD_Result answer_readyz(request *rq)
 {
-    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
-        return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining)) {
+        if (!gr_tables_off_count(rq->snap->tables))
+            return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+        char *body = gr_verify_ready_json(rq->snap); /* with the sections no longer used */
+        if (!body)
+            return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+        enum MHD_Result ok = reply_copy(rq, 200, body, "application/json");
+        cJSON_free(body);
+        return ok;
+    }
     return reply_error(rq, GR_E_NOT_READY, NULL,
                       atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
                                                      : "starting: the tables are not mapped yet");
@@ -448,6 +459,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     rq->counted = true;
     atomic_fetch_add(&st->in_flight, 1);
     rq->snap = gr_snapshot_acquire(&st->snaps);
+    rq->faults_at_start = gr_tables_faults(rq->snap->tables);
     return answer(rq);
 }
 

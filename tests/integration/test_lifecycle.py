@@ -24,13 +24,13 @@ Usage: test_lifecycle.py path/to/grundyd path/to/grundy.tables
 Prints TAP; Python 3 stdlib only; every wait is bounded.
 """
 
-import hashlib
 import json
 import os
 import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -415,6 +415,125 @@ def t_tables_names_file(binary, tables):
     return p
 
 
+def section_span(path, name):
+    """(offset, length) of a section, read from the file's directory."""
+    with open(path, "rb") as f:
+        head = f.read(64)
+        count = struct.unpack_from("<I", head, 16)[0]
+        directory = f.read(count * 128)
+    for i in range(count):
+        e = directory[i * 128:(i + 1) * 128]
+        if e[:48].rstrip(b"\0").decode() == name:
+            offset, length = struct.unpack_from("<QQ", e, 56)
+            return offset, length
+    raise KeyError(name)
+
+
+GRUNDYS_1M = {"game": "grundys_game", "piles": [1000000]}
+
+
+def table_copy(tables, work):
+    path = os.path.join(work, "copy.tables")
+    shutil.copyfile(tables, path)
+    return path
+
+
+def t_tables_truncated(binary, tables, work):
+    """Truncating the mapped file: the query that reads past its end is a
+    503 (not a SIGBUS); the daemon logs it, keeps serving, stops using the
+    sections, says so in /readyz and /metrics, and never answers wrongly."""
+    p = []
+    path = table_copy(tables, work)
+    d = Daemon(binary, "--tables", path, "--verify-interval", "0")
+    c = Client(d.port)
+    before = c.post(GRUNDYS_1M)
+    if before.status != 200 or before.json.get("grundy") != 71:
+        p.append("before: %d %r (want grundy 71)" % (before.status, before.raw[:200]))
+    os.truncate(path, 1000000)
+    r = c.post(GRUNDYS_1M)
+    if r.status != 503 or (r.json or {}).get("error", {}).get("code") != "overloaded" or not r.header("Retry-After"):
+        p.append("the query that faulted: %d %r (want 503 overloaded with Retry-After)" % (r.status, r.raw[:300]))
+    if d.proc.poll() is not None:
+        return p + ["the daemon died: exit %r" % d.proc.returncode]
+    r = c.post(GRUNDYS_1M)
+    if r.status == 200 and r.json.get("grundy") != 71:
+        p.append("after the fault: grundy %r (want 71, or no answer from the table)" % r.json.get("grundy"))
+    if not d.wait_log("event=tables_fault", 3):
+        p.append("no event=tables_fault log line")
+    ready = c.request("GET", "/readyz")
+    if ready.status != 200 or "grundys_game" not in (ready.json or {}).get("tables_off", []):
+        p.append("/readyz: %d %r (want 200 naming grundys_game in tables_off)" % (ready.status, ready.raw[:300]))
+    m = c.request("GET", "/metrics").raw.decode()
+    if not re.search(r"^grundyd_table_sections_off [1-9]", m, re.M) or \
+            not re.search(r"^grundyd_table_faults_total [1-9]", m, re.M):
+        p.append("/metrics does not count the faulted sections: %r"
+                 % [x for x in m.splitlines() if x.startswith("grundyd_table_")])
+    nim = c.post({"game": "nim", "piles": [1, 2, 3]})
+    if nim.status != 200 or nim.json.get("winner") != "second":
+        p.append("nim after the fault: %d %r" % (nim.status, nim.raw[:200]))
+    if d.stop() != 0:
+        p.append("exit status %r" % d.proc.returncode)
+    return p
+
+
+def t_tables_edited(binary, tables, work):
+    """Two bytes written in place into Grundy's game's values: the verifier
+    (--verify-interval 1) turns the section off within its interval and the
+    changed value is never answered after that; SIGHUP checks before it
+    reloads, so the changed pages are not kept as "the old tables"; a file
+    replaced by rename is then mapped again."""
+    p = []
+    path = table_copy(tables, work)
+    offset, length = section_span(path, "grundys_game")
+    d = Daemon(binary, "--tables", path, "--verify-interval", "1")
+    c = Client(d.port)
+    if c.post(GRUNDYS_1M).json.get("grundy") != 71:
+        p.append("before: not 71")
+    with open(path, "r+b") as f:
+        f.seek(offset + 2 * 1000000)
+        f.write(struct.pack("<H", 0))
+    if not d.wait_log('event=tables_changed section="grundys_game"', 4):
+        p.append("the verifier did not find the change within 4 s")
+    r = c.post(GRUNDYS_1M)
+    if r.status == 200 and r.json.get("grundy") != 71:
+        p.append("after the verifier: grundy %r (the edited value)" % r.json.get("grundy"))
+    ready = c.request("GET", "/readyz").json or {}
+    if "grundys_game" not in ready.get("tables_off", []):
+        p.append("/readyz %r does not name grundys_game" % ready)
+    d.stop()
+    # SIGHUP alone, the verifier off: the check before the reload finds it
+    path2 = os.path.join(work, "copy2.tables")
+    shutil.copyfile(tables, path2)
+    d = Daemon(binary, "--tables", path2, "--verify-interval", "0")
+    c = Client(d.port)
+    with open(path2, "r+b") as f:
+        f.seek(offset + 2 * 1000000)
+        f.write(struct.pack("<H", 0))
+    d.proc.send_signal(signal.SIGHUP)
+    if not d.wait_log("event=reload", 4):
+        p.append("no event=reload after SIGHUP")
+    if not any('event=tables_changed section="grundys_game"' in x for x in d.log()):
+        p.append("SIGHUP did not check the mapped tables before reloading")
+    r = c.post(GRUNDYS_1M)
+    if r.status == 200 and r.json.get("grundy") != 71:
+        p.append("after SIGHUP: grundy %r (the edited pages kept as the old tables)" % r.json.get("grundy"))
+    # replaced by rename, as documented: mapped again, the section back in use
+    fresh = os.path.join(work, "fresh.tables")
+    shutil.copyfile(tables, fresh)
+    os.rename(fresh, path2)
+    d.proc.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and sum("event=reload ok=true" in x for x in d.log()) < 1:
+        time.sleep(0.05)
+    r = c.post(GRUNDYS_1M)
+    if r.status != 200 or r.json.get("grundy") != 71:
+        p.append("after a rename and SIGHUP: %d %r (want grundy 71 from the table)" % (r.status, r.raw[:200]))
+    if "tables_off" in (c.request("GET", "/readyz").json or {}):
+        p.append("/readyz still names sections off after the new file was mapped")
+    d.stop()
+    return p
+
+
 def main():
     binary = sys.argv[1]
     tables = sys.argv[2]
@@ -423,6 +542,10 @@ def main():
         TAP.run("arithmetic: int64 edges in grid steps and stones are answered or refused cleanly",
                 t_arithmetic_edges, binary)
         TAP.run("/v1/tables names the file by base name and checksum", t_tables_names_file, binary, tables)
+        TAP.run("table file truncated under the daemon: 503, no crash, sections off",
+                t_tables_truncated, binary, tables, work)
+        TAP.run("table file edited in place: the verifier and SIGHUP stop using the section",
+                t_tables_edited, binary, tables, work)
         TAP.run("disconnect: a query whose client went is cancelled", t_disconnect_cancels, binary)
         TAP.run("spool: past --max-spool a new stream gets 503 with Retry-After", t_spool_cap, binary)
         TAP.run("spool: --max-spool below --max-stream is refused", t_spool_option_checked, binary)
@@ -432,7 +555,9 @@ def main():
         TAP.run("drain: running and queued queries cancelled at --drain-timeout, counts true",
                 t_drain_cancels, binary)
 
-    return run_main(TAP, "test_lifecycle.py", WATCHDOG_SECONDS, body)
+    work = tempfile.mkdtemp(prefix="grundy-lifecycle-")
+    return run_main(TAP, "test_lifecycle.py", WATCHDOG_SECONDS, body,
+                    cleanup=lambda: shutil.rmtree(work, ignore_errors=True))
 
 
 if __name__ == "__main__":
