@@ -45,6 +45,7 @@ WATCHDOG_SECONDS = 240
 TAP = Tap()
 # About 10^9 steps of Strange Nim: minutes with no CPU limit.
 HEAVY = {"game": "strange_nim", "piles": [[999999999999999999, 1000000007]]}
+TABLES = []  # ["--tables", the file given on the command line]
 UNLIMITED = ("--query-cpu-ms", "0", "--budget", "1000000000000", "--queue-wait-ms", "0")
 
 
@@ -131,7 +132,7 @@ def t_drain_grace(binary):
     """During --drain-grace: /readyz 503 at once, new connections accepted
     and answered with Connection: close; afterwards refused; exit 0."""
     p = []
-    d = Daemon(binary, "--drain-grace", "2", "--drain-timeout", "5")
+    d = Daemon(binary, *TABLES, "--drain-grace", "2", "--drain-timeout", "5")
     t_sig = time.monotonic()
     d.proc.send_signal(signal.SIGTERM)
     time.sleep(0.2)
@@ -169,7 +170,7 @@ def t_drain_refuses_after_grace(binary):
     """Once the grace is over the listener is closed: a new client is
     refused (not accepted and reset) while a slow request still drains."""
     p = []
-    d = Daemon(binary, "--drain-grace", "0", "--drain-timeout", "3", "--compute-threads", "1", *UNLIMITED)
+    d = Daemon(binary, *TABLES, "--drain-grace", "0", "--drain-timeout", "3", "--compute-threads", "1", *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY))
     time.sleep(0.3)
@@ -195,7 +196,7 @@ def t_drain_cancels(binary):
     answered 503 shutting_down; the exit is bounded and the counts true."""
     p = []
     n = 4
-    d = Daemon(binary, "--drain-timeout", "1", "--compute-threads", "1", "--queue", "8", *UNLIMITED)
+    d = Daemon(binary, *TABLES, "--drain-timeout", "1", "--compute-threads", "1", "--queue", "8", *UNLIMITED)
     results = [None] * n
     socks = []
     for i in range(n):
@@ -252,7 +253,7 @@ def t_disconnect_cancels(binary):
     (its access line, 503 shutting_down, comes within a second), and the
     daemon spends next to no CPU afterwards."""
     p = []
-    d = Daemon(binary, *UNLIMITED)
+    d = Daemon(binary, *TABLES, *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY, "X-Request-Id: gone-1\r\n"))
     time.sleep(0.5)
@@ -307,7 +308,7 @@ def t_spool_cap(binary):
     stream is a 503 with Retry-After (JSON, naming --max-spool); once one
     of them ends a new stream is accepted, and the two are answered whole."""
     p = []
-    d = Daemon(binary, "--max-stream", "4096", "--max-spool", "8192")
+    d = Daemon(binary, *TABLES, "--max-stream", "4096", "--max-spool", "8192")
     body, nlines = ndjson_body(4096)
     held = []
     for _ in range(2):
@@ -552,6 +553,7 @@ def t_tables_edited(binary, tables, work):
 def main():
     binary = sys.argv[1]
     tables = sys.argv[2]
+    TABLES.extend(["--tables", tables])
 
     def body():
         TAP.run("arithmetic: int64 edges in grid steps and stones are answered or refused cleanly",
