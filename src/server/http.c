@@ -363,6 +363,8 @@ static enum MHD_Result answer_metrics(request *rq)
     char *text = gr_metrics_render(&st->metrics, &g);
     if (text)
         text = gr_verify_metrics(st, rq->snap, text);
+    if (text)
+        text = gr_watch_metrics(st->watch, text);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);

@@ -5,7 +5,9 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct gr_watch {
@@ -14,7 +16,7 @@ struct gr_watch {
     gr_watched *head;
     unsigned count;
     bool stopping, cancel_all;
-    atomic_ulong disconnects;
+    atomic_ulong disconnects, drained; /* flags raised: client gone; the drain's cancel */
     struct pollfd *fds;     /* the poll set, grown as the list grows */
     gr_watched **owners;    /* owners[i] polled fds[i] */
     unsigned cap;
@@ -103,6 +105,7 @@ gr_watch *gr_watch_start(void)
     pthread_cond_init(&w->wake, &a);
     pthread_condattr_destroy(&a);
     atomic_init(&w->disconnects, 0);
+    atomic_init(&w->drained, 0);
     if (pthread_create(&w->thread, NULL, watcher, w) != 0) {
         pthread_cond_destroy(&w->wake);
         pthread_mutex_destroy(&w->mu);
@@ -165,7 +168,8 @@ unsigned gr_watch_cancel_all(gr_watch *ww)
     pthread_mutex_lock(&ww->mu);
     ww->cancel_all = true;
     for (gr_watched *x = ww->head; x; x = x->next)
-        atomic_store(&x->cancel, true);
+        if (!atomic_exchange(&x->cancel, true))
+            atomic_fetch_add(&ww->drained, 1);
     unsigned n = ww->count;
     pthread_mutex_unlock(&ww->mu);
     return n;
@@ -174,4 +178,24 @@ unsigned gr_watch_cancel_all(gr_watch *ww)
 unsigned long gr_watch_disconnects(gr_watch *ww)
 {
     return atomic_load(&ww->disconnects);
+}
+
+char *gr_watch_metrics(gr_watch *ww, char *text)
+{
+    char add[384];
+    int n = snprintf(add, sizeof add,
+                     "# HELP grundyd_queries_cancelled_total Queries on the compute pool cancelled (answered "
+                     "503 shutting_down), by why: their client went, or the drain ran out of time.\n"
+                     "# TYPE grundyd_queries_cancelled_total counter\n"
+                     "grundyd_queries_cancelled_total{reason=\"disconnect\"} %lu\n"
+                     "grundyd_queries_cancelled_total{reason=\"drain\"} %lu\n",
+                     atomic_load(&ww->disconnects), atomic_load(&ww->drained));
+    size_t len = strlen(text);
+    char *out = realloc(text, len + (size_t)n + 1);
+    if (!out) {
+        free(text);
+        return NULL;
+    }
+    memcpy(out + len, add, (size_t)n + 1);
+    return out;
 }

@@ -273,9 +273,14 @@ def t_disconnect_cancels(binary):
     TAP.diag("CPU spent in the 1.5 s after the disconnect: %.2f s" % spent)
     if spent > 0.3:
         p.append("%.2f CPU-s spent after the client went" % spent)
-    r = Client(d.port).post({"game": "nim", "piles": [3]})
+    c = Client(d.port)
+    r = c.post({"game": "nim", "piles": [3]})
     if r.status != 200:
         p.append("the daemon answers %d afterwards" % r.status)
+    m = c.request("GET", "/metrics").raw.decode()
+    if 'grundyd_queries_cancelled_total{reason="disconnect"} 1\n' not in m:
+        p.append("/metrics does not count the cancel: %r"
+                 % [x for x in m.splitlines() if "cancelled" in x])
     d.stop()
     return p
 
@@ -324,6 +329,15 @@ def t_spool_cap(binary):
     if st != 503 or error_code(rb) != "overloaded" or "retry-after" not in hd or b"--max-spool" not in rb:
         p.append("a stream past --max-spool: %d %r %r (want 503 overloaded naming --max-spool, Retry-After)"
                  % (st, hd, rb[:300]))
+    # a chunked stream takes its bytes as they arrive: refused as well
+    s = socket.create_connection((HOST, d.port), timeout=10)
+    s.sendall(("POST /v1/batch HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-ndjson\r\n"
+               "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n%x\r\n" % (HOST, len(small))).encode()
+              + small + b"\r\n0\r\n\r\n")
+    st, hd, rb = read_response(s)
+    s.close()
+    if st != 503 or error_code(rb) != "overloaded" or "retry-after" not in hd:
+        p.append("a chunked stream past --max-spool: %d %r (want 503 overloaded with Retry-After)" % (st, rb[:300]))
     for s in held:
         s.sendall(body[100:])
         st, hd, rb = read_response(s)
