@@ -512,7 +512,7 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (st->cfg->access_log)
             access_log(rq, us, (gr_access_format)st->cfg->access_log);
     }
-    if (rq->watch.linked) /* only when its job never ran */
+    if (atomic_load(&rq->watch.linked)) /* only when its job never ran */
         gr_watch_remove(st->watch, &rq->watch);
     if (rq->counted && atomic_load(&st->draining))
         count_drained(st, rq, toe);

@@ -141,7 +141,7 @@ void gr_watch_add(gr_watch *ww, gr_watched *w, int fd)
     if (ww->head)
         ww->head->prev = w;
     ww->head = w;
-    w->linked = true;
+    atomic_store(&w->linked, true);
     if (ww->count++ == 0)
         pthread_cond_signal(&ww->wake);
     pthread_mutex_unlock(&ww->mu);
@@ -150,14 +150,14 @@ void gr_watch_add(gr_watch *ww, gr_watched *w, int fd)
 void gr_watch_remove(gr_watch *ww, gr_watched *w)
 {
     pthread_mutex_lock(&ww->mu);
-    if (w->linked) {
+    if (atomic_load(&w->linked)) {
         if (w->prev)
             w->prev->next = w->next;
         else
             ww->head = w->next;
         if (w->next)
             w->next->prev = w->prev;
-        w->linked = false;
+        atomic_store(&w->linked, false);
         ww->count--;
     }
     pthread_mutex_unlock(&ww->mu);
