@@ -238,6 +238,54 @@ def t_drain_cancels(binary):
     return p
 
 
+def t_drain_under_load(binary):
+    """SIGTERM while 16 clients connect and send as fast as they are
+    answered: no request whose connection was accepted is lost (the
+    connections in the listen backlog are served, later ones refused)."""
+    d = Daemon(binary, *TABLES, "--drain-timeout", "5", "--access-log", "off")
+    body = request_bytes("POST", "/v1/analyze", {"game": "nim", "piles": [3, 4, 5, 7]})
+    counts = {"sent": 0, "answered": 0, "lost": 0, "refused": 0}
+    lock = threading.Lock()
+    done = threading.Event()
+
+    def add(k):
+        with lock:
+            counts[k] += 1
+
+    def client():
+        while not done.is_set():
+            try:
+                s = socket.create_connection((HOST, d.port), timeout=10)
+            except OSError:
+                add("refused")
+                time.sleep(0.01)
+                continue
+            add("sent")
+            try:
+                s.sendall(body)
+                st, _, _ = read_response(s)
+                add("answered")
+            except (OSError, ValueError):
+                add("lost")
+            s.close()
+
+    ts = [threading.Thread(target=client, daemon=True) for _ in range(16)]
+    for t in ts:
+        t.start()
+    time.sleep(1.0)
+    rc = d.terminate(15)
+    done.set()
+    for t in ts:
+        t.join(15)
+    TAP.diag("SIGTERM under load: %r" % counts)
+    p = []
+    if rc != 0:
+        p.append("exit status %r" % rc)
+    if counts["lost"] or not counts["answered"]:
+        p.append("%d of %d requests sent on accepted connections got no response" % (counts["lost"], counts["sent"]))
+    return p
+
+
 # ---------------------------------------------------------------------------
 # 11: disconnect
 
@@ -643,6 +691,7 @@ def main():
                 t_drain_refuses_after_grace, binary)
         TAP.run("drain: running and queued queries cancelled at --drain-timeout, counts true",
                 t_drain_cancels, binary)
+        TAP.run("drain: SIGTERM under load loses no accepted request", t_drain_under_load, binary)
 
     work = tempfile.mkdtemp(prefix="grundy-lifecycle-")
     return run_main(TAP, "test_lifecycle.py", WATCHDOG_SECONDS, body,
