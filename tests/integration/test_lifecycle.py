@@ -39,7 +39,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
-from harness import HOST, Client, Daemon, Tap, log_fields, run_main  # noqa: E402
+from harness import HOST, Client, Daemon, Tap, log_fields, record_response, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 240
 TAP = Tap()
@@ -102,11 +102,19 @@ def read_response(sock):
     return status, headers, rest
 
 
+def record(method, path, response):
+    """Keeps a raw-socket JSON response for the check against openapi.yaml."""
+    st, hd, body = response
+    if hd.get("content-type", "").startswith("application/json"):
+        record_response(method, path, st, list(hd.items()), body)
+    return response
+
+
 def post_raw(port, body, timeout=20):
     s = socket.create_connection((HOST, port), timeout=timeout)
     try:
         s.sendall(request_bytes("POST", "/v1/analyze", body))
-        return read_response(s)
+        return record("POST", "/v1/analyze", read_response(s))
     finally:
         s.close()
 
@@ -182,7 +190,7 @@ def t_drain_refuses_after_grace(binary):
         p.append("a connection was accepted after the grace ended")
     except OSError:
         pass
-    st, hd, body = read_response(s)
+    st, hd, body = record("POST", "/v1/analyze", read_response(s))
     s.close()
     if st != 503 or error_code(body) != "shutting_down" or "retry-after" not in hd:
         p.append("the heavy query at --drain-timeout: %d %r (want 503 shutting_down with Retry-After)"
@@ -206,7 +214,7 @@ def t_drain_cancels(binary):
 
     def read(i):
         try:
-            results[i] = read_response(socks[i])
+            results[i] = record("POST", "/v1/analyze", read_response(socks[i]))
         except Exception as e:  # noqa: BLE001
             results[i] = e
 
@@ -372,7 +380,7 @@ def t_spool_cap(binary):
     small, nsmall = ndjson_body(200)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(stream_head(len(small)) + small)
-    st, hd, rb = read_response(s)
+    st, hd, rb = record("POST", "/v1/batch", read_response(s))
     s.close()
     if st != 503 or error_code(rb) != "overloaded" or "retry-after" not in hd or b"--max-spool" not in rb:
         p.append("a stream past --max-spool: %d %r %r (want 503 overloaded naming --max-spool, Retry-After)"
@@ -382,7 +390,7 @@ def t_spool_cap(binary):
     s.sendall(("POST /v1/batch HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-ndjson\r\n"
                "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n%x\r\n" % (HOST, len(small))).encode()
               + small + b"\r\n0\r\n\r\n")
-    st, hd, rb = read_response(s)
+    st, hd, rb = record("POST", "/v1/batch", read_response(s))
     s.close()
     if st != 503 or error_code(rb) != "overloaded" or "retry-after" not in hd:
         p.append("a chunked stream past --max-spool: %d %r (want 503 overloaded with Retry-After)" % (st, rb[:300]))
