@@ -44,26 +44,26 @@ static void try_reload(server_state *st)
     gr_log("info", "event=reload ok=true reason=tables_changed tables=%s", st->tables_path);
 }
 
-/* Checksums (when `full`) and faults of the current tables; a change is
- * logged and followed by a reload. Returns the sections turned off. */
+/* Checksums (when `full`, or when a read faulted: the other sections past
+ * a shrunk file's end are found before a query reads them) and faults of
+ * the current tables; a change is logged and followed by a reload.
+ * Returns the sections turned off by checksums. */
 static size_t check(server_state *st, bool full, unsigned long *faults_seen)
 {
     pthread_mutex_lock(&check_mu);
     gr_snapshot *s = gr_snapshot_acquire(&st->snaps);
     size_t off_before = gr_tables_off_count(s->tables);
-    size_t changed = full ? gr_tables_verify(s->tables, log_changed, NULL) : 0;
-    unsigned long faults = gr_tables_faults(s->tables);
+    bool faulted = faults_seen && gr_tables_faults(s->tables) != *faults_seen;
+    size_t changed = full || faulted ? gr_tables_verify(s->tables, log_changed, NULL) : 0;
     size_t off = gr_tables_off_count(s->tables);
-    bool reload = off > off_before;
-    if (faults_seen && faults != *faults_seen) {
+    if (faulted) {
+        *faults_seen = gr_tables_faults(s->tables);
         gr_log("error", "event=tables_fault faults=%lu sections_off=%zu error=\"a read of the mapped table "
                "file faulted (it shrank under the daemon); the queries that read it were answered 503 and "
-               "its sections are no longer used\"", faults, off);
-        *faults_seen = faults;
-        reload = true;
+               "its sections are no longer used\"", *faults_seen, off);
     }
     gr_snapshot_release(s);
-    if (reload)
+    if (faulted || off > off_before)
         try_reload(st);
     pthread_mutex_unlock(&check_mu);
     return changed;
