@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,28 @@ static unsigned long take_backlog(struct MHD_Daemon *d, int listener)
     return taken;
 }
 
+/* Has the kernel drop new connection attempts (a TCP segment with SYN and
+ * not ACK) on the listener, while the handshakes already under way still
+ * complete into its queue. A dropped SYN is retried by the client about a
+ * second later, finds the listener closed and is refused: never accepted,
+ * so never reset with its request unanswered. The filter sees the TCP
+ * header at offset 0 (the IP header is already pulled). */
+static bool refuse_new_handshakes(int listener)
+{
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),           /* the TCP flags */
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),         /* SYN and ACK */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),   /* SYN alone: a new handshake */
+        BPF_STMT(BPF_RET | BPF_K, 0),                      /* dropped */
+        BPF_STMT(BPF_RET | BPF_K, 0xFFFFFFFFu),            /* kept */
+    };
+    struct sock_fprog prog = { .len = sizeof code / sizeof code[0], .filter = code };
+    return setsockopt(listener, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog) == 0;
+}
+
+/* Step 3. New handshakes are refused first; the queue is taken, then taken
+ * again once the handshakes under way (GR_DRAIN_SETTLE_MS) have landed in
+ * it, and only then is the listener closed. */
 static void stop_accepting(struct MHD_Daemon *d, gr_drain_counts *out)
 {
     MHD_socket listener = MHD_quiesce_daemon(d);
@@ -62,7 +85,12 @@ static void stop_accepting(struct MHD_Daemon *d, gr_drain_counts *out)
         gr_log("warn", "event=draining error=\"the listener could not be taken from libmicrohttpd\"");
         return;
     }
+    bool filtered = refuse_new_handshakes(listener);
     out->backlog = take_backlog(d, listener);
+    if (filtered) {
+        sleep_ms(GR_DRAIN_SETTLE_MS);
+        out->backlog += take_backlog(d, listener);
+    }
     close(listener);
 }
 

@@ -6,9 +6,11 @@
  *   2. For --drain-grace seconds the daemon still accepts and answers,
  *      while load balancers notice /readyz and stop sending.
  *   3. It stops accepting: the listener leaves libmicrohttpd
- *      (MHD_quiesce_daemon), the connections the kernel had completed in
- *      its backlog are still taken and served, and the listener is closed,
- *      so that a client connecting later is refused, not reset.
+ *      (MHD_quiesce_daemon), new handshakes are dropped (a socket filter),
+ *      the connections the kernel completed in its backlog, and those whose
+ *      handshake was under way, are still taken and served, and the
+ *      listener is closed, so that a client connecting later is refused,
+ *      not reset.
  *   4. It waits up to --drain-timeout for the requests in flight. Past it
  *      it cancels what still runs or waits on the compute pool (each
  *      answered 503 shutting_down within GR_DRAIN_CANCEL_MS) and ends NDJSON
@@ -25,6 +27,7 @@
 #include "server/request.h"
 
 #define GR_DRAIN_CANCEL_MS 2000
+#define GR_DRAIN_SETTLE_MS 100 /* for handshakes under way when accepting stops to complete */
 
 typedef struct gr_drain_counts {
     unsigned long answered, cancelled, backlog; /* backlog: connections taken from the listener's queue */
