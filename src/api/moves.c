@@ -429,7 +429,7 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
         return;
     }
     gr_deadline deadline;
-    gr_deadline_start(&deadline, gr_ms_to_ns(svc->limits.query_cpu_ms), NULL);
+    gr_deadline_start(&deadline, gr_ms_to_ns(svc->limits.query_cpu_ms), page ? page->cancel : NULL);
     gr_query q = { .doc = &doc, .obj = doc.root, .outcome_only = true, .limits = &svc->limits, .tables = svc->tables,
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare,
                    .budget = gr_budget_make_deadline(svc->limits.budget, &deadline), .err = &err };

@@ -19,6 +19,7 @@
 typedef struct gr_page_args {
     const char *limit;
     const char *cursor;
+    const atomic_bool *cancel; /* NULL, or a flag another thread raises to stop the query (503) */
 } gr_page_args;
 
 /* Answers one /v1/moves body:

@@ -126,7 +126,8 @@ void gr_winning_render(gr_buf *b, const struct gr_winning *w)
     else
         gr_buf_put(b, "null", 4);
     gr_buf_str(b, ",\"moves\":[");
-    gr_buf_put(b, w->moves.data, w->moves.len);
+    if (w->moves.len) /* no moves: data is NULL, and memcpy from NULL is undefined even for 0 bytes */
+        gr_buf_put(b, w->moves.data, w->moves.len);
     gr_buf_put(b, "]", 1);
     if (w->note) {
         gr_buf_str(b, ",\"note\":");

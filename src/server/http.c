@@ -40,6 +40,8 @@
 #include "server/http_guard.h"
 #include "server/log.h"
 #include "server/reply.h"
+#include "server/spool_quota.h"
+#include "server/verify.h"
 
 /* Buffers a connection keeps between requests; larger ones are released
  * when the request ends, so idle connections hold little memory. */
@@ -203,6 +205,17 @@ static bool repeated_length(struct MHD_Connection *conn)
     return n > 1;
 }
 
+/* --max-spool is taken by other streams: a 503 (with Retry-After), since
+ * the same body fits once they end. */
+static enum MHD_Result spool_full(request *rq)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "the server's NDJSON spool is full: streams being received hold %llu of "
+             "its %llu bytes (--max-spool); retry after a second",
+             (unsigned long long)gr_spool_quota_used(), (unsigned long long)gr_spool_quota_max());
+    return reply_error(rq, GR_E_OVERLOADED, NULL, msg);
+}
+
 /* A JSON batch too large for --max-body is pointed to the NDJSON stream,
  * whose limit is --max-stream and whose answers start before it ends. */
 static enum MHD_Result too_large(request *rq)
@@ -228,7 +241,9 @@ static void append_body(request *rq, const char *data, size_t n)
         return;
     }
     if (rq->stream) {
-        rq->too_large = gr_stream_spool(rq->stream, data, n) != 0;
+        int rc = gr_stream_spool(rq->stream, data, n);
+        rq->spool_full = rc == -2;
+        rq->too_large = rc != 0;
         rq->len += n;
         return;
     }
@@ -341,6 +356,9 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
             return too_large(rq);
         rq->too_large = true; /* answered after the body, read and dropped (lingering) */
     }
+    if (!rq->too_large && rq->stream && http_declared_length(conn, &declared) &&
+        !gr_stream_reserve(rq->stream, declared))
+        return spool_full(rq);
     return MHD_YES;
 }
 
@@ -358,6 +376,10 @@ static enum MHD_Result answer_metrics(request *rq)
                            .cache_entries = cs.entries, .access_log_dropped = gr_log_dropped(),
                            .ready = atomic_load(&st->ready), .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
+    if (text)
+        text = gr_verify_metrics(st, rq->snap, text);
+    if (text)
+        text = gr_watch_metrics(st->watch, text);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);
@@ -378,8 +400,16 @@ static enum MHD_Result answer_playground(request *rq)
 
 static enum MHD_Result answer_readyz(request *rq)
 {
-    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
-        return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining)) {
+        if (!gr_tables_off_count(rq->snap->tables))
+            return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+        char *body = gr_verify_ready_json(rq->snap); /* with the sections no longer used */
+        if (!body)
+            return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+        enum MHD_Result ok = reply_copy(rq, 200, body, "application/json");
+        cJSON_free(body);
+        return ok;
+    }
     return reply_error(rq, GR_E_NOT_READY, NULL,
                       atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
                                                      : "starting: the tables are not mapped yet");
@@ -406,6 +436,8 @@ static enum MHD_Result answer(request *rq)
     default:
         break;
     }
+    if (rq->spool_full)
+        return spool_full(rq);
     if (rq->too_large)
         return too_large(rq);
     if (rq->route == ROUTE_BATCH)
@@ -447,6 +479,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     rq->counted = true;
     atomic_fetch_add(&st->in_flight, 1);
     rq->snap = gr_snapshot_acquire(&st->snaps);
+    rq->faults_at_start = gr_tables_faults(rq->snap->tables);
     return answer(rq);
 }
 
@@ -469,13 +502,23 @@ static void access_log(const request *rq, uint64_t us, gr_access_format format)
     gr_access_log(format, &a);
 }
 
+/* The drain's counts (server/drain.h): a request read in full is answered
+ * when its reply went out whole. */
+static void count_drained(server_state *st, const request *rq, enum MHD_RequestTerminationCode toe)
+{
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK || !rq->status)
+        return;
+    atomic_fetch_add(&st->drain_answered, 1);
+    if (rq->error && strcmp(rq->error, gr_error_name(GR_E_SHUTTING_DOWN)) == 0)
+        atomic_fetch_add(&st->drain_cancelled, 1);
+}
+
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe)
 {
     server_state *st = cls;
     request *rq = *con_cls;
     (void)conn;
-    (void)toe;
     if (!rq)
         return;
     uint64_t us = micros_since(&rq->start);
@@ -487,6 +530,10 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (st->cfg->access_log)
             access_log(rq, us, (gr_access_format)st->cfg->access_log);
     }
+    if (atomic_load(&rq->watch.linked)) /* only when its job never ran */
+        gr_watch_remove(st->watch, &rq->watch);
+    if (rq->counted && atomic_load(&st->draining))
+        count_drained(st, rq, toe);
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
     gr_guard_request_ended(rq);

@@ -25,6 +25,7 @@
 #include "server/server.h"
 #include "server/snapshot.h"
 #include "server/static.h"
+#include "server/watch.h"
 
 typedef struct route {
     const char *path;
@@ -48,6 +49,11 @@ typedef struct server_state {
     atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
     atomic_bool ready;
+    gr_watch *watch;               /* requests on the compute pool, cancelled when their client goes */
+    struct gr_verifier *verifier;  /* re-checks the table file (server/verify.h) */
+    /* The drain's counts (daemon.c): requests answered after SIGTERM, and
+     * those of them whose answer was a cancel (503 shutting_down). */
+    atomic_ulong drain_answered, drain_cancelled;
 } server_state;
 
 /* Where a request's answer is: being read or answered on the HTTP thread,
@@ -110,6 +116,10 @@ typedef struct request {
     uint64_t bytes;
     struct timespec start;
     uint64_t inline_cpu_ns;  /* CPU time its inline attempt used, which the pool's deducts */
+    gr_watched watch;  /* its cancel flag, while it is on the compute pool (server/watch.h) */
+    bool spool_full;   /* an NDJSON body past --max-spool: 503, not 413 */
+    unsigned long faults_at_start; /* the tables' faults when it started: more at its end, and it may
+                                    * have read zeros (server/verify.h) */
 } request;
 
 #endif

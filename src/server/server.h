@@ -22,7 +22,10 @@ typedef struct gr_server_config {
     unsigned max_header;       /* bytes of the request line and headers; more get 431 */
     uint64_t linger_bytes;     /* bytes of a refused body read and dropped before the answer */
     unsigned linger_time;      /* seconds the same may take */
-    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
+    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM, once accepting stopped */
+    unsigned drain_grace;      /* seconds SIGTERM keeps accepting (with Connection: close) before that */
+    uint64_t max_spool;        /* bytes of NDJSON bodies spooled at once, all requests together */
+    unsigned verify_interval;  /* seconds between checksums of the mapped table file; 0: on SIGHUP only */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
     const char *tables_path;   /* table file; NULL: the default locations */
     uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */

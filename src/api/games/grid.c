@@ -132,12 +132,16 @@ static int read_grid(gr_query *q, grid *g)
     return read_tokens(q, g);
 }
 
+/* The step is range-checked before it is added: a step as long as the
+ * board or longer never stays on it, and any shorter one added to a square
+ * stays far inside int64_t. */
 static bool on_board(const grid *g, uint64_t r, uint64_t c, const int64_t st[2], uint32_t *to)
 {
-    int64_t r2 = (int64_t)r + st[0], c2 = (int64_t)c + st[1];
     if (st[0] <= -(int64_t)g->rows || st[0] >= (int64_t)g->rows || st[1] <= -(int64_t)g->cols ||
-        st[1] >= (int64_t)g->cols || r2 < 0 || c2 < 0 || (uint64_t)r2 >= g->rows ||
-        (uint64_t)c2 >= g->cols)
+        st[1] >= (int64_t)g->cols)
+        return false;
+    int64_t r2 = (int64_t)r + st[0], c2 = (int64_t)c + st[1];
+    if (r2 < 0 || c2 < 0 || (uint64_t)r2 >= g->rows || (uint64_t)c2 >= g->cols)
         return false;
     *to = (uint32_t)((uint64_t)r2 * g->cols + (uint64_t)c2);
     return true;

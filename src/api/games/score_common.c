@@ -43,6 +43,11 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
             free(v);
             return -1;
         }
+        if (!signed_ok && u > (uint64_t)INT64_MAX) { /* checked before the cast */
+            free(v);
+            return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "%s is %" PRIu64 "; a pile holds at most "
+                           "9223372036854775807 stones", field, u);
+        }
         if (!signed_ok)
             v[i] = (int64_t)u;
         i++;
