@@ -80,7 +80,7 @@ int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_ru
 
 /* The game's winning hook for a sum of heaps (games.h): in the disjunctive
  * sum, every option of a pile whose value is that pile's target (value ^
- * nim-sum) when the target is smaller, pile by pile in the order of
+ * nim-sum; it may be above the pile's value), pile by pile in the order of
  * gr_heap_moves. Options are enumerated within q's budget; past it -1 (the
  * count is then unknown). Other compounds return 1: the caller searches
  * their moves one by one. */

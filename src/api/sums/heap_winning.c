@@ -1,7 +1,10 @@
-/* The winning hook of heap sums (api/sums/heap_sum.h): only the options
- * that reach a pile's target value are winning in a disjunctive sum, so
- * the count needs each pile's options, not a search of every position
- * after a move. */
+/* The winning hook of heap sums (api/sums/heap_sum.h): in a disjunctive
+ * sum a move wins exactly when it takes its pile to the pile's target,
+ * value ^ nim-sum, so the count needs each pile's options and their values,
+ * not a search of every position after a move. The target may be above the
+ * pile's value (an option can exceed its heap's value), so every pile's
+ * options are looked at, but for Nim, whose options have exactly the
+ * values below the heap's. */
 #include "api/sums/heap_sum.h"
 
 #include <stdio.h>
@@ -42,10 +45,10 @@ static int walk_pile(winning_walk *w, size_t i)
 {
     const gr_heap_rules *r = w->r;
     uint64_t target = w->values[i] ^ w->x;
-    if (target >= w->values[i])
-        return 0;
     gr_heap_move mv;
     if (r->one_option_per_value) {
+        if (target >= w->values[i])
+            return 0;
         gr_status s = r->move(r->ctx, i, w->piles[i], target, &mv);
         return s != GR_OK ? walk_failed(w, s, i) : met(w, i, &mv);
     }
