@@ -25,6 +25,7 @@ import json
 import os
 import random
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
@@ -370,6 +371,16 @@ def t_large(ck):
             after = [brute.periodic_value(g, s, p, n) for n in m["next"]["piles"]]
             if any(n > 10 ** 18 for n in m["next"]["piles"]) or xor_all(after) != 0:
                 ck.fail(q, "winning move %r leaves values %r" % (m, after))
+    # A heap of an octal game that splits has ~n options: the count is left
+    # unknown at once (not after the whole budget), and said so.
+    q = {"game": "octal", "code": "0.77", "piles": [10 ** 18, 5, 77777777777]}
+    start = time.monotonic()
+    ans = ck.analyze(q)
+    if ans is not None:
+        ck.checked += 1
+        w = ans["winning_moves"]
+        if w["total"] is not None or not w.get("note") or time.monotonic() - start > 0.5:
+            ck.fail(q, "winning_moves %r after %.2f s, want an unknown total at once" % (w, time.monotonic() - start))
     # Huge Nim heaps: exactly one winning move per pile holding the top bit.
     for _ in range(20):
         piles = [RNG.randint(0, 2 ** 63 - 1) for _ in range(RNG.randint(1, 12))]

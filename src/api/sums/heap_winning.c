@@ -7,6 +7,7 @@
  * values below the heap's. */
 #include "api/sums/heap_sum.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "api/sums/heap_why.h"
@@ -69,6 +70,21 @@ static int walk_pile(winning_walk *w, size_t i)
     return 0;
 }
 
+/* Options looked at, at most, for one count: past it the count is left
+ * unknown at once rather than after the whole budget is spent (a heap of
+ * 10^18 tokens of an octal game that splits has ~10^18 options). */
+#define WINNING_OPTIONS_MAX (UINT64_C(1) << 20)
+
+static bool too_many_options(const winning_walk *w)
+{
+    if (w->r->one_option_per_value)
+        return false;
+    gr_u128 total = 0;
+    for (size_t i = 0; i < w->n && w->r->options; i++)
+        total += w->r->options->count(w->r->options->ctx, i, w->piles[i]);
+    return total > WINNING_OPTIONS_MAX;
+}
+
 static int walk(winning_walk *w)
 {
     for (size_t i = 0; i < w->n && !w->stop; i++)
@@ -92,6 +108,9 @@ int gr_heap_winning(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_
         rc = s != GR_OK ? walk_failed(&w, s, i) : 0;
         w.x ^= values[i];
     }
+    if (rc == 0 && w.x && too_many_options(&w))
+        rc = gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "piles", "the piles have more than %" PRIu64
+                     " options in all, too many to count the winning ones", WINNING_OPTIONS_MAX);
     if (rc == 0 && w.x)
         rc = walk(&w); /* the count */
     if (rc == 0) {
