@@ -405,6 +405,28 @@ def t_large(ck):
     ck.report("huge heaps: period reduction as brute force, Nim's winning moves counted exactly")
 
 
+def t_long_texts(ck):
+    """The longest accounts (many huge piles, long sets, periods): the
+    explanation stays exactly the steps' texts, never cut short."""
+    for _ in range(40):
+        big = [RNG.randint(10 ** 17, 10 ** 18) for _ in range(RNG.randint(1, 40))]
+        for q in ({"game": "nim", "piles": [RNG.randint(2 ** 62, 2 ** 63 - 1) for _ in range(RNG.randint(1, 40))]},
+                  {"game": "subtraction", "moves": sorted(RNG.sample(range(1, 30), 16)), "piles": big},
+                  {"game": "octal", "code": RNG.choice(["0.77", "0.07", "0.137"]), "piles": big},
+                  {"game": "staircase", "stairs": [RNG.randint(0, 2 ** 63 - 1) for _ in range(40)]},
+                  # heads apart by more than a double's spacing: openapi.yaml's
+                  # validator reads numbers as doubles, and its uniqueItems would merge them
+                  {"game": "coins", "rule": "ruler", "heads": sorted(1000 * h for h in RNG.sample(range(1, 10 ** 15), 20))},
+                  {"game": "nim", "compound": "selective_proper", "piles": big}):
+            ans = ck.analyze(q)
+            if ans is not None:
+                ck.checked += 1
+                check_text(ck, q, ans)
+                if len(ans["explanation"]) > 960:
+                    ck.fail(q, "the explanation is %d characters, near the 1023 it holds" % len(ans["explanation"]))
+    ck.report("long accounts: the explanation is the steps' texts, with room to spare")
+
+
 def t_slim(ck):
     q = {"game": "nim", "piles": [3, 4, 5]}
     full = ck.c.request("POST", "/v1/analyze", q)
@@ -425,7 +447,7 @@ def main():
         d = Daemon(sys.argv[1])
         ck = Checker(Client(d.port, timeout=60))
         for t in (t_nim, t_subtraction, t_octal, t_grundys, t_staircase_coins, t_misere_compounds,
-                  t_examples, t_large, t_slim):
+                  t_examples, t_large, t_long_texts, t_slim):
             t(ck)
 
     return run_main(TAP, "test_why_heaps.py", WATCHDOG_SECONDS, body)

@@ -97,7 +97,7 @@ static void add_options(cJSON *step, const mex_facts *f)
 }
 
 /* Options named in the sentence (the step lists up to GR_WHY_OPTIONS). */
-enum { SAID = 4 };
+enum { SAID = 3 };
 
 static void say_options(gr_text *t, const mex_facts *f)
 {
