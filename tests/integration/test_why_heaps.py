@@ -22,6 +22,7 @@ heaps: the period step reduces the heap as brute force's period does, and
 Nim's winning moves are counted without listing the options. Prints TAP."""
 
 import json
+import math
 import os
 import random
 import sys
@@ -305,7 +306,24 @@ def t_misere_compounds(ck):
             if len(st) != 1 or st[0]["values"] != q["piles"] or st[0]["least"] != min(q["piles"]):
                 ck.fail(q, "%s step %r" % (comp, st))
             check_winning(ck, q, ans, lambda merged: merged["piles"])
-    ck.report("misere nim and the selective compounds: their steps and winning_moves")
+    for _ in range(40):
+        q = {"game": "nim", "compound": "conjunctive", "piles": random_piles(3, 4)}
+        ans = ck.analyze(q)
+        if ans is None:
+            continue
+        ck.checked += 1
+        check_text(ck, q, ans)
+        st = steps_of(ans, "conjunctive")
+        rem = [1 if p else 0 for p in q["piles"]]  # a non-empty Nim heap is taken whole
+        win = min(rem) % 2 == 1
+        if len(st) != 1 or st[0]["remoteness"] != rem or st[0]["win"] != win or st[0]["least"] != min(rem):
+            ck.fail(q, "conjunctive step %r, remoteness %r" % (st, rem))
+        # A move wins iff it empties a pile (remoteness 0 after it): all moves
+        # but those that leave every pile non-empty.
+        want = math.prod(q["piles"]) - math.prod(p - 1 for p in q["piles"]) if win else 0
+        if ans["winning_moves"]["total"] != want:
+            ck.fail(q, "conjunctive winning_moves %r, want %d" % (ans["winning_moves"], want))
+    ck.report("misere nim and the selective and conjunctive compounds: their steps and winning_moves")
 
 
 def replays(ck, q, ans, small=True):
