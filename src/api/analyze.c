@@ -303,7 +303,7 @@ void gr_api_answer_batch_node(const gr_service *svc, const gr_json_doc *doc, con
 bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_reply *out)
 {
     gr_buf b = { 0 };
-    if (!gr_nim_fast_explained(&svc->limits, body, len, &b)) {
+    if (!gr_nim_fast(&svc->limits, body, len, &b)) {
         gr_mem_free(b.data);
         return false;
     }

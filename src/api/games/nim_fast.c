@@ -241,6 +241,15 @@ static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
 /* Room for one entry of "winning_moves" ({"move": ..., "next": ...}) of n piles. */
 #define WINNING_ROOM(n) (256u + 24u * (n) + PILE_SLOT)
 
+/* The answer without "why" and "explanation" takes at most half of
+ * GR_NIM_FAST_MAX_ANSWER; those two (at most 64-bit columns and 16 options
+ * for at most 12 piles, an explanation of at most 1023 characters) take
+ * well under the other half, which tests/test_nim_fast.c checks on the
+ * widest positions. */
+_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM(GR_NIM_FAST_MAX_PILES)
+                   <= GR_NIM_FAST_MAX_ANSWER / 2,
+               "GR_NIM_FAST_MAX_ANSWER must cover every answer");
+
 /* ,"winning_moves":{...}: one move per pile that holds the nim-sum's
  * highest bit, as the winning hook lists them (api/winning.h). */
 static bool write_winning(gr_buf *out, const nim_body *b, uint64_t x)
@@ -285,14 +294,14 @@ static bool write_why(gr_buf *out, const nim_body *b)
     return !out->oom;
 }
 
-static bool answer(const gr_limits *limits, const char *body, size_t len, gr_buf *out, bool explained)
+bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
 {
     nim_body b; /* its digit slots are written before they are read: not cleared, for speed */
     b.s = body;
     b.len = len;
     b.pos = b.n = 0;
     b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
-    if (!read_body(&b) || b.n > limits->max_items || !(b.slim || explained))
+    if (!read_body(&b) || b.n > limits->max_items)
         return false;
     size_t start = out->len;
     if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {
@@ -321,16 +330,6 @@ static bool answer(const gr_limits *limits, const char *body, size_t len, gr_buf
     }
     out->data[out->len] = '\0';
     return true;
-}
-
-bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
-{
-    return answer(limits, body, len, out, false);
-}
-
-bool gr_nim_fast_explained(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
-{
-    return answer(limits, body, len, out, true);
 }
 
 extern const gr_game gr_game_nim;

@@ -5,9 +5,8 @@
  * "piles": an array of at most GR_NIM_FAST_MAX_PILES integers written as
  * plain digits (up to 2^63 - 1), and optionally "convention": "normal" and
  * "explain": true or false, in any order, with JSON whitespace, no other
- * member, no string escapes. gr_nim_fast answers the slim ones ("explain":
- * false), whose room is bounded; gr_nim_fast_explained all of them. It
- * writes the very bytes the general path (gr_api_analyze) writes for that
+ * member, no string escapes. Its "winning_moves", "why" and "explanation"
+ * are the general path's own (gr_nim_why builds the account). It writes the very bytes the general path (gr_api_analyze) writes for that
  * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
  * compute budget on either path. */
@@ -24,18 +23,12 @@
 
 /* The room, in bytes, that any answer of the fast path fits in: a caller
  * whose buffer has this much free never sees it grow. */
-#define GR_NIM_FAST_MAX_ANSWER 3072u
+#define GR_NIM_FAST_MAX_ANSWER 32768u
 
 /* Appends the answer to out and returns true, or returns false with out
  * unchanged when the body is not in the fast path's form (or when memory
  * runs out). */
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out);
-
-/* As gr_nim_fast, and also for a body that asks for the explained answer
- * (no "explain" member, or true): its "winning_moves", "why" and
- * "explanation" are the general path's, and out grows past
- * GR_NIM_FAST_MAX_ANSWER as they need. For single queries, not streams. */
-bool gr_nim_fast_explained(const gr_limits *limits, const char *body, size_t len, gr_buf *out);
 
 /* The account ("why" and "explanation") the general path gives of the
  * normal-play nim position `piles`, into q->ans (api/games/nim.c). */
