@@ -81,18 +81,18 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
     gr_why_binary(x, width, xs);
     gr_why_u64(step, "nim_sum", x);
     gr_why_str(step, "nim_sum_binary", xs);
-    gr_text t = { .len = 0 };
     if (n == 0) {
-        gr_text_add(&t, "No %ss: the nim-sum is 0", what);
-    } else {
-        gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
-        if (width > 1 && width <= SHOWN_WIDTH && n <= SHOWN) {
-            sentence_terms(&t, values, n, width, true);
-            gr_text_add(&t, " = %s, so ", xs);
-        }
-        sentence_terms(&t, values, n, width, false);
-        gr_text_add(&t, " = %" PRIu64, x);
+        gr_why_say(q, step, "No %ss: the nim-sum is 0, and the player to move loses.", what);
+        return;
     }
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
+    if (width > 1 && width <= SHOWN_WIDTH && n <= SHOWN) {
+        sentence_terms(&t, values, n, width, true);
+        gr_text_add(&t, " = %s, so ", xs);
+    }
+    sentence_terms(&t, values, n, width, false);
+    gr_text_add(&t, " = %" PRIu64, x);
     gr_why_say(q, step, "%s%s", t.buf,
                x ? ": non-zero, the player to move wins by making it 0."
                  : ": zero, every move makes it non-zero and the player to move loses.");
