@@ -34,8 +34,9 @@ static const gr_cli_help_entry entries[] = {
       "Output: on a terminal, the answer in words: who wins, the Grundy value (or the\n"
       "value of a score game), the winning move and the position after it, every\n"
       "winning move (the first 16, and how many), certified periods, the nim-sum as\n"
-      "binary columns, and why, one step a line; an error is one line on stderr. Piped or\n"
-      "redirected, the answer's JSON, one line per query (an error as its error body).\n\n"
+      "binary columns, and why, one step a line; an error is one line on stderr.\n"
+      "Piped or redirected, the answer's JSON, one line per query (an error as its\n"
+      "error body).\n\n"
       "Options:\n"
       "  --json                  JSON output, even on a terminal\n"
       "  --human                 the answer in words, even when piped\n" TABLES_OPTION
