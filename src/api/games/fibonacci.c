@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "api/games/game.h"
+#include "api/why.h"
 #include "grundy/fibonacci.h"
 
 static int read_state(gr_query *q, uint64_t *n, uint64_t *limit)
@@ -27,15 +28,30 @@ static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t
     return 0;
 }
 
-static void fib_explain(gr_text *t, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms)
+/* "zeckendorf": {n, terms[], smallest, limit, can_take}. */
+static void fib_explain(gr_query *q, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms,
+                        bool win)
 {
-    gr_text_add(t, "Zeckendorf representation: %" PRIu64 " = ", n);
+    cJSON *step = gr_why_step(q, "zeckendorf");
+    gr_why_u64(step, "n", n);
+    gr_why_u64s(step, "terms", terms, nterms);
+    if (nterms)
+        gr_why_u64(step, "smallest", terms[nterms - 1]);
+    gr_why_u64(step, "limit", limit);
+    gr_why_bool(step, "can_take", win);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Zeckendorf representation: %" PRIu64 " = ", n);
     for (size_t i = 0; i < nterms; i++)
-        gr_text_add(t, "%s%" PRIu64, i ? " + " : "", terms[i]);
+        gr_text_add(&t, "%s%" PRIu64, i ? " + " : "", terms[i]);
     if (nterms == 0)
-        gr_text_add(t, "0 (no tokens: no move)");
-    gr_text_add(t, ". The player to move wins iff the smallest term is at most the limit %" PRIu64
+        gr_text_add(&t, "0 (no tokens: no move)");
+    gr_text_add(&t, ". The player to move wins iff the smallest term is at most the limit %" PRIu64
                 " (and at most n).", limit);
+    if (win)
+        gr_why_say(q, step, "%s It is (%" PRIu64 "): take it, leaving a number whose smallest term is "
+                   "more than twice the take.", t.buf, terms[nterms - 1]);
+    else
+        gr_why_say(q, step, "%s It is not, so the player to move loses.", t.buf);
 }
 
 /* The move that takes `take` of n: move {take, text} and next {n, limit}. */
@@ -68,13 +84,8 @@ static int analyze_fibonacci(gr_query *q)
     uint64_t take = 0;
     bool win = gr_fibonacci_move(n, limit, &take);
     q->ans.winner = win ? "first" : "second";
-    fib_explain(&q->ans.explanation, n, limit, terms, nterms);
-    if (!win) {
-        gr_text_add(&q->ans.explanation, " It is not, so the player to move loses.");
-        return 0;
-    }
-    gr_text_add(&q->ans.explanation, " Take it: %" PRIu64 ".", take);
-    return fib_move(q, n, take);
+    fib_explain(q, n, limit, terms, nterms, win);
+    return win ? fib_move(q, n, take) : 0;
 }
 
 /* Canonical order: take 1, 2, ..., min(limit, n). */
