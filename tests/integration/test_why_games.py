@@ -249,6 +249,59 @@ def check_score(q, a):
     return problems
 
 
+def strange_values(k, upto):
+    g = []
+    for x in range(upto + 1):
+        g.append(brute.mex(g[x - t] for t in range(1, x // k + 1)))
+    return g
+
+
+def check_strange(q, a):
+    """Each pile's walk x -> x - floor(x/k) - 1 keeps g (by brute force) and
+    ends where k divides x, at g = x / k."""
+    problems = []
+    formulas = steps_of(a, "strange_formula")
+    if len(formulas) != min(len(q["piles"]), 8):
+        return ["%s: %d strange_formula steps" % (show(q), len(formulas))]
+    for f, (x, k) in zip(formulas, q["piles"]):
+        g = strange_values(k, x)
+        walk = f["walk"]
+        ok = walk[0] == x and all(b == a_ - a_ // k - 1 for a_, b in zip(walk, walk[1:]))
+        ok = ok and all(g[w] == g[x] for w in walk)
+        if f["walk_complete"]:
+            ok = ok and f["ends_at"] == walk[-1] and walk[-1] % k == 0 and f["grundy"] == g[x] == walk[-1] // k
+        if not ok:
+            problems.append("%s: strange_formula %r, brute force g = %d" % (show(q), f, g[x]))
+    return problems
+
+
+def check_strange_all(rng):
+    problems = []
+    for _ in range(150):
+        q = {"game": "strange_nim", "piles": [[rng.randint(0, 60), rng.randint(1, 6)]
+                                              for _ in range(rng.randint(1, 3))]}
+        problems += check_strange(q, ask(q))
+    return problems
+
+
+def check_wythoff_large(rng):
+    """Past 1000 legal moves the winning hook counts exactly: every move to a
+    losing pair, by brute force over all moves."""
+    problems = []
+    for _ in range(6):
+        q = {"game": "wythoff", "piles": [rng.randint(600, 3000), rng.randint(600, 3000)]}
+        x, y = q["piles"]
+        want = [n for n in brute.legal_next(q) if brute.wythoff_is_p(*n["piles"])]
+        w = ask(q)["winning_moves"]
+        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want:
+            problems.append("%s: winning_moves %r, brute force %r" % (show(q), w, want))
+    q = {"game": "wythoff", "piles": [10**18, 3 * 10**17]}
+    w = ask(q)["winning_moves"]
+    if w["total"] is None or w["total"] < 1 or not all(brute.wythoff_is_p(*m["next"]["piles"]) for m in w["moves"]):
+        problems.append("%s: winning_moves %r" % (show(q), w))
+    return problems
+
+
 FACTS = {"wythoff": check_wythoff, "fibonacci": check_fibonacci, "divisor": check_divisor}
 
 
@@ -265,12 +318,16 @@ def check_one(q):
     return problems
 
 
-def check_all(queries):
+def check_all(queries, least_draws=0):
     problems = []
+    draws = 0
     for q in queries:
         problems += check_one(q)
+        draws += q["game"] == "graph" and winner(q) == "draw"
         if len(problems) > 10:
             break
+    if draws < least_draws:
+        problems.append("only %d drawn positions among the random graphs" % draws)
     return problems
 
 
@@ -351,7 +408,9 @@ def main():
         TAP.run("wythoff, fibonacci, divisor: pairs, Zeckendorf terms, parity, winning sets replayed",
                 check_all, impartial_positions())
         TAP.run("graph and grid: nim-sum, mex over the options, loopy outcomes, winning sets replayed",
-                check_all, token_positions(rng))
+                check_all, token_positions(rng), 5)
+        TAP.run("wythoff past 1000 legal moves: the exact winning set by the hook", check_wythoff_large, rng)
+        TAP.run("strange_nim: the walk of the formula keeps g and ends at x / k", check_strange_all, rng)
         TAP.run("score games: every move's value, the principal variation, optimal/winning sets",
                 check_all, score_positions(rng))
         CLIENT.close()
