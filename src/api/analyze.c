@@ -271,7 +271,7 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     const gr_game *game = NULL;
     int rc = gr_query_answer(&q, &game);
     if (rc == 0 && !q.slim)
-        gr_winning_moves(svc, &q, game);
+        gr_winning_moves(svc, &q, game, budget->left - q.budget.left);
     *budget = q.budget;
     if (rc != 0)
         gr_explain_stop(&svc->limits, budget, batch, err);

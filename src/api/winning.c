@@ -81,7 +81,7 @@ static void hooked(gr_query *lq, const gr_game *game, kept *k)
     }
 }
 
-void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game)
+void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent)
 {
     struct gr_winning *w = &q->ans.winning;
     memset(w, 0, sizeof *w);
@@ -105,12 +105,15 @@ void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game)
     lq.slim = true;
     lq.ans.explanation.muted = true;
     lq.err = &err;
+    uint64_t allowance = spent > GR_WINNING_MIN_STEPS ? spent : GR_WINNING_MIN_STEPS;
+    lq.budget = gr_budget_share(&q->budget, allowance < q->budget.left ? allowance : q->budget.left);
+    uint64_t given = lq.budget.left;
     kept k = { .w = w, .all_known = true };
     if (game->winning)
         hooked(&lq, game, &k);
     else
         scan(svc, &lq, game, &k);
-    q->budget = lq.budget;
+    q->budget.left -= given - lq.budget.left;
     gr_answer_free(&lq.ans);
     if (w->moves.oom) {
         w->total_known = false;

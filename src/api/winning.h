@@ -22,11 +22,17 @@
  * within an equal share of the budget left. */
 #define GR_WINNING_SCAN_MOVES 1000
 
+/* The steps the winning moves may spend, out of what the query has left:
+ * as many as the answer itself spent, or this many when that is more. So
+ * an explained answer costs at most about twice a slim one. */
+#define GR_WINNING_MIN_STEPS 100000
+
 /* Fills q->ans.winning for q, which `game` has answered (q->ans.winner
- * set). Uses the game's winning hook when it has one, else the scan above.
- * Spends q's budget; never fails the answer (memory or budget running out
- * leave the total unknown, with a note). */
-void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game);
+ * set) after spending `spent` steps. Uses the game's winning hook when it
+ * has one, else the scan above. Spends q's budget within the allowance
+ * above; never fails the answer (memory or budget running out leave the
+ * total unknown, with a note). */
+void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent);
 
 /* ,"winning_moves":{...} as the contract above writes it. */
 void gr_winning_render(gr_buf *b, const struct gr_winning *w);

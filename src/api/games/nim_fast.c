@@ -261,7 +261,8 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     b.len = len;
     b.pos = b.n = 0;
     b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
-    if (!read_body(&b) || b.n > limits->max_items)
+    /* A full answer's winning_moves and why are the general path's. */
+    if (!read_body(&b) || !b.slim || b.n > limits->max_items)
         return false;
     if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {
         out->oom = false; /* the general path may still answer, or say it is out of memory */
