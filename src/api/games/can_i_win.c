@@ -155,6 +155,7 @@ static const gr_score_game pool_game = { .state_size = sizeof(uint32_t),
 
 static int analyze_can_i_win(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     pool p;
     int rc = read_pool(q, &p);
     int outcome = 0;
@@ -169,7 +170,7 @@ static int analyze_can_i_win(gr_query *q)
                                  "position wins if some pick reaches the total or leaves a losing "
                                  "position; a draw when the remaining numbers cannot reach it. value "
                                  "is +1 win, 0 draw, -1 loss for the player to move.");
-        gr_score_why_account(q, &pool_game, &p, &p.mask, outcome);
+        gr_score_why_account(q, &pool_game, &p, &p.mask, outcome, before - q->budget.left);
         if (pick)
             rc = can_i_win_move(q, p.used, p.nused, pick);
     }

@@ -167,6 +167,7 @@ static int read_position(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
 
 int gr_mnk_answer(gr_query *q, const gr_mnk *g)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     gr_mnk_position pos;
     if (read_position(q, g, &pos))
         return -1;
@@ -179,7 +180,7 @@ int gr_mnk_answer(gr_query *q, const gr_mnk *g)
     q->ans.value = r.value;
     q->ans.components = cJSON_CreateArray();
     mnk_explain(q, g, &pos, &r);
-    gr_score_why_account(q, &board_game, g, &pos, r.value);
+    gr_score_why_account(q, &board_game, g, &pos, r.value, before - q->budget.left);
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
 }
 

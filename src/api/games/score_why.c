@@ -7,9 +7,10 @@
 
 #include "api/why.h"
 
-gr_score_share gr_score_why_budget(gr_query *q)
+gr_score_share gr_score_why_budget(gr_query *q, uint64_t spent)
 {
-    uint64_t given = q->slim ? 0 : q->budget.left / 2;
+    uint64_t want = spent > GR_WINNING_MIN_STEPS ? spent : GR_WINNING_MIN_STEPS;
+    uint64_t given = q->slim ? 0 : want < q->budget.left / 2 ? want : q->budget.left / 2;
     gr_score_share s = { gr_budget_share(&q->budget, given), given };
     return s;
 }
@@ -158,13 +159,13 @@ static bool walk_line(const gr_score_game *g, const void *ctx, const void *start
 }
 
 void gr_score_why_account(gr_query *q, const gr_score_game *g, const void *ctx, const void *s,
-                          gr_i128 value)
+                          gr_i128 value, uint64_t spent)
 {
     if (q->slim)
         return;
     gr_score_entry *e = calloc(g->max_moves + 1, sizeof *e);
     gr_score_entry *line = calloc(GR_SCORE_LINE_CAP, sizeof *line);
-    gr_score_share share = gr_score_why_budget(q);
+    gr_score_share share = gr_score_why_budget(q, spent);
     size_t n = 0, legal = 0;
     if (e && line) {
         bool all = value_all(g, ctx, s, &share.budget, e, &n, &legal);

@@ -13,6 +13,7 @@
 
 #include "api/games.h"
 #include "api/query.h"
+#include "api/winning.h"
 #include "grundy/score.h"
 
 /* Plies a principal variation lists at most. */
@@ -27,13 +28,16 @@ typedef struct gr_score_entry {
     char label[48];
 } gr_score_entry;
 
-/* A share of q's budget for the account: half of what is left (none on a
- * slim query). gr_score_why_settle charges what the share spent to q. */
+/* A share of q's budget for the account: as many steps as the answer's
+ * own search spent (`spent`), or GR_WINNING_MIN_STEPS when that is more,
+ * and at most half of what is left; none on a slim query. So an explained
+ * answer costs a bounded multiple of a slim one. gr_score_why_settle
+ * charges what the share spent to q. */
 typedef struct gr_score_share {
     gr_budget budget;
     uint64_t given;
 } gr_score_share;
-gr_score_share gr_score_why_budget(gr_query *q);
+gr_score_share gr_score_why_budget(gr_query *q, uint64_t spent);
 void gr_score_why_settle(gr_query *q, const gr_score_share *share);
 
 /* entries[0 .. n): a new move with `label` (printf format) and an empty
@@ -80,9 +84,10 @@ typedef struct gr_score_game {
 } gr_score_game;
 
 /* Writes "move_values" and "principal_variation" for state s of value
- * `value`, on a share of q's budget. Nothing on a slim query. */
+ * `value`, on a share of q's budget (gr_score_why_budget; `spent`: the
+ * steps the answer's search took). Nothing on a slim query. */
 void gr_score_why_account(gr_query *q, const gr_score_game *g, const void *ctx, const void *s,
-                          gr_i128 value);
+                          gr_i128 value, uint64_t spent);
 
 /* The winning hook of a game whose moves score (api/games.h): lists the
  * optimal moves of s, those whose value equals the position's, in

@@ -103,6 +103,7 @@ static int winning_stone_front3(gr_query *q, gr_move_sink *sink)
 
 static int analyze_stone_front3(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     int64_t *stones;
     size_t n;
     if (gr_score_read_stones(q, true, &stones, &n))
@@ -119,7 +120,7 @@ static int analyze_stone_front3(gr_query *q)
                                "difference is the largest of (the next 1, 2 or 3 piles) - best(rest).");
         front3_row r = { stones, n };
         size_t at = 0;
-        gr_score_why_account(q, &front3_game, &r, &at, value);
+        gr_score_why_account(q, &front3_game, &r, &at, value, before - q->budget.left);
         if (take)
             rc = front3_move(q, stones, n, take);
     }

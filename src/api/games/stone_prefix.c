@@ -141,6 +141,7 @@ static int winning_stone_prefix(gr_query *q, gr_move_sink *sink)
 
 static int analyze_stone_prefix(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     int64_t *stones;
     size_t n;
     uint64_t m, take = 0;
@@ -159,7 +160,7 @@ static int analyze_stone_prefix(gr_query *q)
                                "player to move collects.");
         prefix_row r = { stones, n };
         prefix_state start = { 0, m };
-        gr_score_why_account(q, &prefix_game, &r, &start, value);
+        gr_score_why_account(q, &prefix_game, &r, &start, value, before - q->budget.left);
         if (take)
             rc = prefix_move(q, stones, n, m, take);
     }

@@ -109,6 +109,7 @@ static int winning_stone_row(gr_query *q, gr_move_sink *sink)
 
 static int analyze_stone_row(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     int64_t *stones;
     size_t n;
     if (gr_score_read_stones(q, false, &stones, &n))
@@ -125,7 +126,7 @@ static int analyze_stone_row(gr_query *q)
                                "score difference for the player to move is the larger of "
                                "first - best(rest) and last - best(rest).");
         row_state whole = { 0, n };
-        gr_score_why_account(q, &row_game, stones, &whole, value);
+        gr_score_why_account(q, &row_game, stones, &whole, value, before - q->budget.left);
         if (end != GR_ROW_NONE)
             rc = row_move(q, stones, n, end);
     }
