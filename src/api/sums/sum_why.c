@@ -70,6 +70,7 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
         return;
     size_t listed = n < GR_WHY_LISTED ? n : GR_WHY_LISTED;
     unsigned width = width_of(values, n, x);
+    gr_why_str(step, "name", what);
     gr_why_u64(step, "components", n);
     gr_why_u64(step, "listed", listed);
     gr_why_u64(step, "width", width);

@@ -13,9 +13,10 @@
 
 #define GR_WHY_LISTED 64
 
-/* "nim_sum": {components, listed, width, values[], binary[], columns[{bit,
- * ones, parity}] from the highest bit down, nim_sum, nim_sum_binary}. `what`
- * names one component ("pile"). */
+/* "nim_sum": {name, components, listed, width, values[], binary[],
+ * columns[{bit, ones, parity}] from the highest bit down, nim_sum,
+ * nim_sum_binary}. `what` (the step's "name") names one component
+ * ("pile"). */
 void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, const char *what);
 
 /* "target": {component, from, to, nim_sum, high_bit}: component i of value
