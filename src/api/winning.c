@@ -69,16 +69,21 @@ static void scan(const gr_service *svc, gr_query *lq, const gr_game *game, kept 
     }
 }
 
-static void hooked(gr_query *lq, const gr_game *game, kept *k)
+/* false: the hook leaves this position to the move-by-move search. */
+static bool hooked(gr_query *lq, const gr_game *game, kept *k)
 {
     gr_move_sink sink = { .from = 0, .total = 0, .put = keep_hooked, .ctx = k };
-    if (game->winning(lq, &sink) == 0 && !lq->err->code) {
+    int rc = game->winning(lq, &sink);
+    if (rc == 1)
+        return false;
+    if (rc == 0 && !lq->err->code) {
         k->w->total = sink.total;
         k->w->total_known = true;
     } else {
         k->w->note = "the winning moves were not all found within the compute budget or the "
                      "service's limits, so their number is not given";
     }
+    return true;
 }
 
 void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent)
@@ -109,9 +114,7 @@ void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, u
     lq.budget = gr_budget_share(&q->budget, allowance < q->budget.left ? allowance : q->budget.left);
     uint64_t given = lq.budget.left;
     kept k = { .w = w, .all_known = true };
-    if (game->winning)
-        hooked(&lq, game, &k);
-    else
+    if (!game->winning || !hooked(&lq, game, &k))
         scan(svc, &lq, game, &k);
     q->budget.left -= given - lq.budget.left;
     gr_answer_free(&lq.ans);

@@ -302,6 +302,33 @@ def check_wythoff_large(rng):
     return problems
 
 
+def check_graph_large(rng):
+    """Past 1000 legal moves the graph's winning hook counts exactly: every
+    move after which the tokens' nim-sum (values by brute force) is 0."""
+    problems = []
+    for trial in range(4):
+        n = 1600
+        edges = [[0, v] for v in range(1, n)]
+        edges += [[u, v] for u in range(1, n) for v in rng.sample(range(u + 1, n + 3), 3) if v < n]
+        q = {"game": "graph", "nodes": n, "edges": edges, "tokens": [0, rng.randrange(1, n), 0][:2 + trial % 2]}
+        values = brute.graph_grundy([tuple(e) for e in edges], n)
+        x = 0
+        for t in q["tokens"]:
+            x ^= values[t]
+        want = []
+        for i, t in enumerate(q["tokens"]):
+            for u, v in edges:
+                if u == t and x ^ values[t] ^ values[v] == 0:
+                    want.append({"tokens": q["tokens"][:i] + [v] + q["tokens"][i + 1:]})
+        a = ask(q)
+        w = a["winning_moves"]
+        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want[:CAP]:
+            problems.append("graph of %d edges, tokens %r: winning_moves total %r (%r), brute force %d"
+                            % (len(edges), q["tokens"], w["total"], w.get("note"), len(want)))
+        problems += check_text(q, a)
+    return problems
+
+
 FACTS = {"wythoff": check_wythoff, "fibonacci": check_fibonacci, "divisor": check_divisor}
 
 
@@ -410,6 +437,7 @@ def main():
         TAP.run("graph and grid: nim-sum, mex over the options, loopy outcomes, winning sets replayed",
                 check_all, token_positions(rng), 5)
         TAP.run("wythoff past 1000 legal moves: the exact winning set by the hook", check_wythoff_large, rng)
+        TAP.run("graph past 1000 legal moves: the exact winning set by the hook", check_graph_large, rng)
         TAP.run("strange_nim: the walk of the formula keeps g and ends at x / k", check_strange_all, rng)
         TAP.run("score games: every move's value, the principal variation, optimal/winning sets",
                 check_all, score_positions(rng))
