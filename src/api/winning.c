@@ -134,7 +134,8 @@ void gr_winning_render(gr_buf *b, const struct gr_winning *w)
     else
         gr_buf_put(b, "null", 4);
     gr_buf_str(b, ",\"moves\":[");
-    gr_buf_put(b, w->moves.data, w->moves.len);
+    if (w->moves.len) /* no moves kept: data is NULL, which memcpy may not take */
+        gr_buf_put(b, w->moves.data, w->moves.len);
     gr_buf_put(b, "]", 1);
     if (w->note) {
         gr_buf_str(b, ",\"note\":");

@@ -77,16 +77,19 @@ void gr_score_why_moves(gr_query *q, gr_score_entry *entries, size_t n, size_t l
         signed_text(&t, entries[i].value);
         push_entry(list, &entries[i]);
     }
-    if (legal == 0)
-        gr_text_add(&t, "none, the game is over");
     if (!complete)
         gr_text_add(&t, "%s(the other moves were not valued within the compute budget)", n ? " " : "");
     gr_why_u64(step, "legal", legal);
     gr_why_i128(step, "best", best);
     gr_why_bool(step, "complete", complete);
-    gr_text_add(&t, ". The best is ");
+    if (legal == 0) {
+        t.len = 0;
+        gr_text_add(&t, "No legal move: the game is over, with value ");
+    } else {
+        gr_text_add(&t, ". The best is ");
+    }
     signed_text(&t, best);
-    gr_why_say(q, step, "%s, the position's value.", t.buf);
+    gr_why_say(q, step, "%s%s", t.buf, legal ? ", the position's value." : ".");
 }
 
 void gr_score_why_line(gr_query *q, gr_score_entry *line, size_t n, bool complete, const char *unit)
@@ -102,11 +105,11 @@ void gr_score_why_line(gr_query *q, gr_score_entry *line, size_t n, bool complet
         signed_text(&t, line[i].value);
         gr_why_u64(push_entry(plies, &line[i]), "ply", i + 1);
     }
-    if (n == 0)
-        gr_text_add(&t, "no move, the game is over");
     gr_why_u64(step, "length", n);
     gr_why_bool(step, "complete", complete);
-    if (complete)
+    if (n == 0 && complete)
+        gr_why_say(q, step, "No line of play is left: the game is over.");
+    else if (complete)
         gr_why_say(q, step, "%s, to the end of the game.", t.buf);
     else
         gr_why_say(q, step, "%s (the line stops here: the cap of %d plies or the compute budget).", t.buf,
