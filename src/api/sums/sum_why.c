@@ -47,7 +47,7 @@ static void add_binary(cJSON *step, const uint64_t *values, size_t listed, unsig
 
 /* "011 ^ 100 ^ 101" for the first few values: the sentences of an answer
  * share one explanation of bounded length, so each stays short. */
-enum { SHOWN = 6, SHOWN_WIDTH = 16 };
+enum { SHOWN = 4, SHOWN_WIDTH = 16 };
 
 static void sentence_terms(gr_text *t, const uint64_t *values, size_t n, unsigned width, bool binary)
 {
@@ -111,9 +111,9 @@ void gr_why_target(gr_query *q, size_t i, uint64_t value, uint64_t x, const char
     gr_why_u64(step, "nim_sum", x);
     gr_why_u64(step, "high_bit", b);
     gr_why_say(q, step,
-               "%c%s %zu has the nim-sum's highest bit (bit %u), so %" PRIu64 " ^ %" PRIu64 " = %" PRIu64
-               " < %" PRIu64 ": move it from value %" PRIu64 " to %" PRIu64 ", which exists as a "
-               "value is the mex of its options' values (every smaller value occurs).",
+               "%c%s %zu has the nim-sum's highest bit (bit %u), so it moves from value %" PRIu64
+               " to %" PRIu64 " ^ %" PRIu64 " = %" PRIu64 ", which is smaller: an option of that value "
+               "exists, as a value is the mex of its options' values.",
                what[0] >= 'a' && what[0] <= 'z' ? what[0] - 'a' + 'A' : what[0], what + 1, i, b, value,
-               x, to, value, value, to);
+               value, x, to);
 }
