@@ -295,6 +295,12 @@ def check_wythoff_large(rng):
         w = ask(q)["winning_moves"]
         if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want:
             problems.append("%s: winning_moves %r, brute force %r" % (show(q), w, want))
+    for n, lim in ((3000, 2999), (2584 + 987 + 13 + 3, 500), (2584 + 89 + 8 + 1, 2000)):
+        q = {"game": "fibonacci", "n": n, "limit": lim}
+        want = [m for m in brute.legal_next(q) if m["n"] == 0 or brute.zeckendorf(m["n"])[-1] > m["limit"]]
+        w = ask(q)["winning_moves"]
+        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want[:CAP]:
+            problems.append("%s: winning_moves %r, brute force %r" % (show(q), w, want))
     q = {"game": "wythoff", "piles": [10**18, 3 * 10**17]}
     w = ask(q)["winning_moves"]
     if w["total"] is None or w["total"] < 1 or not all(brute.wythoff_is_p(*m["next"]["piles"]) for m in w["moves"]):
@@ -362,7 +368,7 @@ def check_all(queries, least_draws=0):
 
 def impartial_positions():
     qs = [{"game": "wythoff", "piles": [x, y]} for x in range(14) for y in range(14)]
-    qs += [{"game": "fibonacci", "n": n, "limit": lim} for n in range(0, 30) for lim in range(1, n + 1, 3)]
+    qs += [{"game": "fibonacci", "n": n, "limit": lim} for n in range(0, 60) for lim in range(0, n + 2)]
     qs += [{"game": "divisor", "n": n} for n in range(1, 70)]
     return qs
 
@@ -436,7 +442,7 @@ def main():
                 check_all, impartial_positions())
         TAP.run("graph and grid: nim-sum, mex over the options, loopy outcomes, winning sets replayed",
                 check_all, token_positions(rng), 5)
-        TAP.run("wythoff past 1000 legal moves: the exact winning set by the hook", check_wythoff_large, rng)
+        TAP.run("wythoff and fibonacci past 1000 legal moves: the exact winning sets by the hooks", check_wythoff_large, rng)
         TAP.run("graph past 1000 legal moves: the exact winning set by the hook", check_graph_large, rng)
         TAP.run("strange_nim: the walk of the formula keeps g and ends at x / k", check_strange_all, rng)
         TAP.run("score games: every move's value, the principal variation, optimal/winning sets",

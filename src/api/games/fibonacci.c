@@ -105,6 +105,34 @@ static int moves_fibonacci(gr_query *q, gr_move_sink *sink)
     return 0;
 }
 
+/* The winning takes: t wins iff the opponent's (n - t, 2t) loses, that is
+ * n - t = 0 or its smallest Zeckendorf term exceeds 2t. Then t is below
+ * half of every term of n - t, so Zeckendorf(n) is Zeckendorf(n - t) and
+ * Zeckendorf(t) side by side: t is a sum of n's smallest terms. So the
+ * candidates are those suffix sums (at most 46), ascending. */
+static int winning_fibonacci(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS], take[GR_ZECKENDORF_MAX_TERMS];
+    if (read_state(q, &n, &limit))
+        return -1;
+    size_t k = gr_zeckendorf(n, terms), count = 0;
+    uint64_t sum = 0;
+    for (size_t j = k; j-- > 0;) { /* terms[j .. k) are the smallest k - j terms */
+        sum += terms[j];
+        bool leaves_loss = j == 0 || terms[j - 1] > 2 * sum; /* sum <= n < 2^63: no overflow */
+        if (sum <= limit && leaves_loss)
+            take[count++] = sum;
+    }
+    sink->total = count;
+    for (size_t i = sink->from < count ? (size_t)sink->from : count; i < count; i++) {
+        if (fib_move(q, n, take[i]))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    }
+    return 0;
+}
+
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field fibonacci_fields[] = {
@@ -119,6 +147,7 @@ static const gr_field fibonacci_fields[] = {
 const gr_game gr_game_fibonacci = { .name = "fibonacci",
     .summary = "Take 1..limit tokens; the opponent's limit becomes twice the take.",
     .compounds = ONE, .analyze = analyze_fibonacci, .moves = moves_fibonacci,
+    .winning = winning_fibonacci,
     .kind = GR_KIND_IMPARTIAL, FIELDS(fibonacci_fields),
     .example = "{\"game\":\"fibonacci\",\"n\":12,\"limit\":11}"
 };
