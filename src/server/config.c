@@ -32,6 +32,11 @@ void gr_server_config_default(gr_server_config *c)
     c->max_body = 1u << 20;
     c->conn_limit = 1024;
     c->conn_timeout = 30;
+    c->header_timeout = 5;
+    c->max_url = 8192;
+    c->max_header = 16384;
+    c->linger_bytes = UINT64_C(16) << 20;
+    c->linger_time = 10;
     c->drain_timeout = 10;
     c->cache_bytes = UINT64_C(64) << 20;
     snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "default");
@@ -174,6 +179,21 @@ static size_t options(gr_server_config *c, opt *o)
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400,
           "seconds a connection may stay idle or stall mid-request; default 30" },
+        { "header-timeout", "GRUNDYD_HEADER_TIMEOUT", 'u', &c->header_timeout, 1, 3600,
+          "seconds a new connection has to send its first request line and headers; then it is closed "
+          "(408); default 5" },
+        { "per-ip-limit", "GRUNDYD_PER_IP_LIMIT", 'u', &c->per_ip_limit, 0, 1000000,
+          "simultaneous connections from one client address; more are answered 503 and closed; 0: no limit "
+          "(the default: behind a proxy all clients share its address)" },
+        { "max-url", "GRUNDYD_MAX_URL", 'u', &c->max_url, 256, 1u << 20,
+          "bytes of a request's URL (path and query); longer ones get 414; default 8192" },
+        { "max-header", "GRUNDYD_MAX_HEADER", 'u', &c->max_header, 1024, 1u << 20,
+          "bytes of a request line and its headers together; more get 431; default 16384" },
+        { "linger-bytes", "GRUNDYD_LINGER_BYTES", 'U', &c->linger_bytes, 0, UINT64_C(1) << 40,
+          "bytes of a refused body (413, 404, ...) read and dropped so that the client sees the answer; "
+          "past them the connection is closed; default 16777216" },
+        { "linger-time", "GRUNDYD_LINGER_TIME", 'u', &c->linger_time, 0, 3600,
+          "seconds the same may take; default 10" },
         { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
@@ -186,7 +206,7 @@ static size_t options(gr_server_config *c, opt *o)
     return sizeof all / sizeof all[0];
 }
 
-enum { MAX_OPTS = 32 };
+enum { MAX_OPTS = 48 };
 
 /* from[i]: where to note which option or variable set o[i], or NULL. */
 enum { FROM_LEN = sizeof ((gr_server_config *)0)->threads_from };

@@ -17,6 +17,7 @@
 
 #include "api/catalog.h"
 #include "server/http.h"
+#include "server/http_guard.h"
 #include "server/log.h"
 #include "server/request.h"
 #include "tables/locate.h"
@@ -67,7 +68,10 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
+                            MHD_OPTION_CONNECTION_LIMIT, gr_guard_mhd_conn_limit(c),
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, gr_guard_mhd_memory(c),
+                            MHD_OPTION_URI_LOG_CALLBACK, gr_guard_uri_seen, NULL,
+                            MHD_OPTION_UNESCAPE_CALLBACK, gr_guard_unescape, NULL,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
                             MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
@@ -140,6 +144,7 @@ static void stop(server_state *st, struct MHD_Daemon *d, int sig)
         gr_stream_abort_all();
     gr_pool_stop(st->pool);
     MHD_stop_daemon(d);
+    gr_guard_stop();
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
     /* The requests' lines first, so that event=stopped is the last line. */
@@ -165,8 +170,9 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
 static int serve(server_state *st)
 {
     const gr_server_config *c = st->cfg;
-    struct MHD_Daemon *d = start_daemon(c, st);
+    struct MHD_Daemon *d = gr_guard_start(st) == 0 ? start_daemon(c, st) : NULL;
     if (!d) {
+        gr_guard_stop();
         gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
                strerror(errno));
         return 1;

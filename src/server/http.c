@@ -14,7 +14,12 @@
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
  * light queries keep their latency while the pool is saturated. A job that
- * waited in the queue past --queue-wait-ms is answered 503 instead of run. */
+ * waited in the queue past --queue-wait-ms is answered 503 instead of run.
+ *
+ * Before any route, http_guard.c judges the head (control bytes in the
+ * URL, its length, the head's size, transfer codings), keeps each head's
+ * deadline and the connection table's limits, and bounds the body read and
+ * dropped after an early answer (lingering). */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -32,6 +37,7 @@
 #include "server/access_log.h"
 #include "server/compute.h"
 #include "server/http_duplex.h"
+#include "server/http_guard.h"
 #include "server/log.h"
 #include "server/reply.h"
 
@@ -141,6 +147,8 @@ static enum MHD_Result send_early(request *rq)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
     if (rq->early == EARLY_BAD_INTEGERS)
         return reply_field_error(rq, GR_E_BAD_REQUEST, "integers", rq->early_message);
+    if (rq->early == EARLY_BAD_HEAD)
+        return reply_error(rq, rq->early_code, NULL, rq->early_message);
     const route *r = rq->entry;
     char allow[48];
     snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method,
@@ -175,13 +183,6 @@ bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
     unsigned long long v = strtoull(cl, &end, 10);
     *length = v;
     return errno == 0 && *end == '\0';
-}
-
-/* A valid Content-Length over the limit. */
-static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
-{
-    uint64_t v;
-    return http_declared_length(conn, &v) && v > max;
 }
 
 static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -256,6 +257,7 @@ static void request_reset(request *rq)
     gr_snapshot_release(rq->snap);
     gr_stream_release(rq->stream);
     free(rq->reply.body);
+    struct conn_guard *guard = rq->guard;
     char *body = rq->body, *out = rq->out;
     size_t cap = rq->cap, out_cap = rq->out_cap;
     if (cap > KEEP_BUFFER_MAX) {
@@ -270,6 +272,7 @@ static void request_reset(request *rq)
     }
     memset(rq, 0, sizeof *rq);
     atomic_init(&rq->state, RQ_READING);
+    rq->guard = guard;
     rq->body = body;
     rq->cap = cap;
     rq->out = out;
@@ -298,8 +301,8 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     request *rq = ci ? ci->socket_context : NULL;
-    if (!rq)
-        return MHD_NO; /* its allocation failed when the connection opened */
+    if (!rq || !gr_guard_head_arrived(rq))
+        return MHD_NO; /* its allocation failed when it opened, or it was refused or timed out */
     request_reset(rq);
     rq->st = st;
     rq->conn = conn;
@@ -311,6 +314,14 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     gr_codings_parse(&rq->codings,
                      MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     read_int_form(rq);
+    gr_error_code head = gr_guard_check_head(rq, rq->early_message, sizeof rq->early_message);
+    if (head == GR_E_UNSUPPORTED_TRANSFER_CODING) /* a body that cannot be read: answered at once */
+        return reply_error(rq, head, NULL, rq->early_message);
+    if (head != GR_NERROR_CODES) { /* answered after the body, read and dropped (lingering) */
+        rq->early = EARLY_BAD_HEAD;
+        rq->early_code = head;
+        return MHD_YES;
+    }
     if (repeated_length(conn)) /* answered at once, so the connection closes */
         return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
@@ -323,9 +334,13 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
+    uint64_t declared;
     if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH || rq->route == ROUTE_MOVES) &&
-        declared_too_large(conn, body_limit(rq)))
-        return too_large(rq);
+        http_declared_length(conn, &declared) && declared > body_limit(rq)) {
+        if (!gr_guard_linger_declared(rq, declared))
+            return too_large(rq);
+        rq->too_large = true; /* answered after the body, read and dropped (lingering) */
+    }
     return MHD_YES;
 }
 
@@ -409,12 +424,15 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
         return begin_request(st, conn, url, method, con_cls);
     request *rq = *con_cls;
     if (*upload_data_size) {
-        if (!rq->answered && rq->early == EARLY_NONE) {
-            append_body(rq, upload_data, *upload_data_size);
-            if (rq->stream && !rq->too_large)
-                http_start_duplex(rq, version);
-        }
+        size_t n = *upload_data_size;
         *upload_data_size = 0;
+        if (rq->answered)
+            return MHD_YES;
+        if (rq->early != EARLY_NONE || rq->too_large) /* a body to drop, within bounds */
+            return gr_guard_linger(rq, n) ? MHD_YES : MHD_NO;
+        append_body(rq, upload_data, n);
+        if (rq->stream && !rq->too_large)
+            http_start_duplex(rq, version);
         return MHD_YES;
     }
     if (rq->early != EARLY_NONE && !rq->answered)
@@ -471,6 +489,7 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
+    gr_guard_request_ended(rq);
     request_reset(rq);
     *con_cls = NULL;
 }
@@ -479,11 +498,12 @@ void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket
                            enum MHD_ConnectionNotificationCode code)
 {
     (void)cls;
-    (void)conn;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         request *rq = calloc(1, sizeof *rq);
-        if (rq)
+        if (rq) {
             atomic_init(&rq->state, RQ_READING);
+            gr_guard_open(rq, conn);
+        }
         *socket_context = rq;
         return;
     }
@@ -491,6 +511,7 @@ void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket
     if (!rq)
         return;
     request_reset(rq);
+    gr_guard_close(rq);
     free(rq->body);
     free(rq->out);
     free(rq);

@@ -64,7 +64,8 @@ typedef enum early_reply {
     EARLY_NOT_FOUND,
     EARLY_WRONG_METHOD,
     EARLY_PREFLIGHT,
-    EARLY_BAD_INTEGERS /* ?integers= or Accept's integers= is neither string nor number */
+    EARLY_BAD_INTEGERS, /* ?integers= or Accept's integers= is neither string nor number */
+    EARLY_BAD_HEAD      /* the head is refused (http_guard.h): early_code, early_message */
 } early_reply;
 
 /* Per-request state. One lives as long as its connection (made when the
@@ -73,6 +74,7 @@ typedef enum early_reply {
  * allocation of ours. */
 typedef struct request {
     server_state *st;
+    struct conn_guard *guard; /* the connection's, kept across its requests (http_guard.c) */
     struct MHD_Connection *conn;
     route_id route;
     const route *entry;  /* the matched route, or NULL */
@@ -85,12 +87,14 @@ typedef struct request {
     gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
     bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
     char early_message[256]; /* EARLY_BAD_INTEGERS: what was refused (its value cut to 47
-                              * characters) and what to send, whole */
+                              * characters) and what to send, whole; EARLY_BAD_HEAD the same */
+    gr_error_code early_code; /* EARLY_BAD_HEAD's error */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
     size_t out_cap;
     bool too_large;
+    uint64_t dropped;  /* bytes of the body read and dropped after an early error or past the limit */
     bool answered;     /* a reply was queued, or the request was handed on */
     bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
                         * since libmicrohttpd reports such connections only at their timeout */
