@@ -91,11 +91,16 @@ void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, u
     struct gr_winning *w = &q->ans.winning;
     memset(w, 0, sizeof *w);
     w->listed = true;
-    if (!q->ans.winner || strcmp(q->ans.winner, "first") != 0 || game->move_scores) {
+    /* A game whose moves score lists its optimal moves, whoever wins. */
+    bool optimal = game->move_scores && game->winning;
+    if (game->move_scores)
+        w->note = optimal ? "a move of this game scores by itself: the moves listed are the optimal "
+                            "ones, whose value (\"why\" gives every move's) equals the position's"
+                          : "a move of this game scores by itself, so no move is winning or losing "
+                            "by the outcome after it; \"why\" gives the value of every move";
+    bool first_wins = q->ans.winner && strcmp(q->ans.winner, "first") == 0;
+    if (!optimal && (game->move_scores || !first_wins)) {
         w->total_known = !game->move_scores;
-        if (game->move_scores)
-            w->note = "a move of this game scores by itself, so no move is winning or losing by the "
-                      "outcome after it; \"why\" gives the value of every move";
         return;
     }
     /* The listing renders moves into an answer of its own: q's stays whole. */

@@ -178,8 +178,8 @@ static void square_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "[%" PRIu64 ", %" PRIu64 "]", v / g->cols, v % g->cols);
 }
 
-/* Answers the position (sink NULL) or lists its moves into sink. */
-static int read_and_solve(gr_query *q, gr_move_sink *sink)
+/* Answers the position (sink NULL) or lists its moves (`list`) into sink. */
+static int read_and_solve(gr_query *q, gr_move_sink *sink, gr_token_list_fn list)
 {
     grid g = { .nsteps = 0 };
     gr_graph board = { 0 };
@@ -196,7 +196,7 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink)
                  g.cols, g.nsteps, g.nsteps == 1 ? "" : "s");
         gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
                              .node_item = square_item, .node_text = square_text, .board = name };
-        rc = sink ? gr_token_moves(q, &b, sink) : gr_token_sum(q, &b);
+        rc = sink ? list(q, &b, sink) : gr_token_sum(q, &b);
     }
     gr_graph_free(&board);
     free(g.steps);
@@ -206,7 +206,7 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink)
 
 static int analyze_grid(gr_query *q)
 {
-    return read_and_solve(q, NULL);
+    return read_and_solve(q, NULL, NULL);
 }
 
 /* Canonical order: token by token as "tokens" lists them; a token's moves
@@ -214,7 +214,13 @@ static int analyze_grid(gr_query *q)
  * them), each step that keeps the token on the board once. */
 static int moves_grid(gr_query *q, gr_move_sink *sink)
 {
-    return read_and_solve(q, sink);
+    return read_and_solve(q, sink, gr_token_moves);
+}
+
+/* The moves that make the nim-sum 0 (api/sums/token_sum.h). */
+static int winning_grid(gr_query *q, gr_move_sink *sink)
+{
+    return read_and_solve(q, sink, gr_token_winning);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -241,7 +247,7 @@ static const gr_constraint grid_constraints[] = {
 
 const gr_game gr_game_grid = { .name = "grid", .summary = "Move one token by one of the steps on a rows x cols board.",
     .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_grid,
-    .moves = moves_grid, .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
+    .moves = moves_grid, .winning = winning_grid, .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
     CONSTRAINTS(grid_constraints),
     .example = "{\"game\":\"grid\",\"rows\":4,\"cols\":5,\"steps\":[[0,1],[0,-1],[1,0]],"
                "\"tokens\":[[0,0],[2,3]]}"
