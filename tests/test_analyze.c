@@ -139,7 +139,8 @@ static const char *const samples[] = {
 START_TEST(test_answer_shape)
 {
     static const char *const keys[] = { "game", "convention", "winner", "grundy", "value",
-                                        "components", "move", "next", "explanation" };
+                                        "components", "move", "next", "winning_moves", "why",
+                                        "explanation" };
     int status;
     cJSON *root = ask(samples[_i], &status);
     ck_assert_int_eq(status, 200);

@@ -111,14 +111,18 @@ static void fast_form_body(char *out, size_t cap)
         o += (size_t)snprintf(out + o, cap - o, "%s%s%s%s", first ? "" : ",", ws(), members[idx[k]], ws());
         first = false;
     }
-    snprintf(out + o, cap - o, "}%s", ws());
+    static const char *const explain[] = { "", ",\"explain\":true", ",\"explain\":false" };
+    snprintf(out + o, cap - o, "%s}%s", first ? "" : explain[rng() % 3], ws());
 }
 
+/* The fast path takes every body in the form, writes the general path's
+ * bytes, and stays within GR_NIM_FAST_MAX_ANSWER. */
 static void check_same(const gr_service *svc, const char *body)
 {
     gr_buf fast = { 0 };
     if (!gr_nim_fast(&svc->limits, body, strlen(body), &fast))
         ck_abort_msg("the fast path left a body in its form: %s", body);
+    ck_assert_uint_le(fast.len, GR_NIM_FAST_MAX_ANSWER);
     expect_general(svc, body, 200, fast.data, fast.len);
 }
 
@@ -221,6 +225,24 @@ START_TEST(other_bodies_go_to_the_general_path)
         gr_reply r;
         gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &r);
         expect_general(&svc, bodies[i], r.status, r.body, r.len);
+    }
+}
+END_TEST
+
+/* The widest answers: eleven piles near 2^63 - 1 that all hold the
+ * nim-sum's highest bit (eleven winning moves, 63-bit columns, a huge heap's
+ * witnesses) and a twelfth; they fit GR_NIM_FAST_MAX_ANSWER. */
+START_TEST(widest_answers_fit)
+{
+    gr_service svc = service();
+    for (int round = 0; round < 200; round++) {
+        char body[1024];
+        size_t o = (size_t)snprintf(body, sizeof body, "{\"game\":\"nim\",\"piles\":[");
+        for (int i = 0; i < 11; i++)
+            o += (size_t)snprintf(body + o, sizeof body - o, "%" PRIu64 ",",
+                                  (uint64_t)INT64_MAX - (rng() % 1000000));
+        snprintf(body + o, sizeof body - o, "%" PRIu64 "]}", rng() & INT64_MAX);
+        check_same(&svc, body);
     }
 }
 END_TEST
@@ -479,6 +501,7 @@ int main(void)
     tcase_add_test(tc, fast_equals_general_explain);
     tcase_add_test(tc, other_bodies_go_to_the_general_path);
     tcase_add_test(tc, fast_path_respects_max_items);
+    tcase_add_test(tc, widest_answers_fit);
     tcase_add_test(tc, batch_lines_take_the_fast_path);
     tcase_add_test(tc, arena_scopes);
     tcase_add_test(tc, answers_inside_and_outside_a_scope_agree);

@@ -7,6 +7,7 @@
 #include "api/games.h"
 #include "api/games/nim_fast.h"
 #include "api/validate.h"
+#include "api/winning.h"
 #include "grundy/alloc.h"
 
 /* The 422 for misere play of a game that has no misere answer, naming the
@@ -72,7 +73,7 @@ static int read_compound(gr_query *q, const gr_game *game)
 /* "explain" is validated (api/validate.h): absent, null or true explain. */
 static void read_explain(gr_query *q)
 {
-    q->slim = cJSON_IsFalse(gr_q_get(q, "explain"));
+    q->slim = q->outcome_only || cJSON_IsFalse(gr_q_get(q, "explain"));
     q->ans.explanation.muted = q->slim;
 }
 
@@ -116,9 +117,11 @@ void gr_answer_free(gr_answer *a)
     cJSON_Delete(a->components);
     cJSON_Delete(a->move);
     cJSON_Delete(a->next);
+    cJSON_Delete(a->why);
     gr_mem_free(a->components_json.data);
     gr_mem_free(a->move_json.data);
     gr_mem_free(a->next_json.data);
+    gr_mem_free(a->winning.moves.data);
     bool muted = a->explanation.muted; /* the query's, not the answer's */
     memset(a, 0, sizeof *a);
     a->explanation.muted = muted;
@@ -180,6 +183,13 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
     put_member(&b, "move", &a->move_json, a->move);
     put_member(&b, "next", &a->next_json, a->next);
     if (!q->slim) {
+        if (a->winning.listed)
+            gr_winning_render(&b, &a->winning);
+        gr_buf_str(&b, ",\"why\":");
+        if (a->why)
+            gr_buf_json(&b, a->why);
+        else
+            gr_buf_str(&b, "{\"steps\":[]}");
         gr_buf_str(&b, ",\"explanation\":");
         gr_buf_json_string(&b, a->explanation.buf);
     }
@@ -282,6 +292,8 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     gr_mem_account mem;
     bool own = gr_mem_open(&mem, svc->limits.query_memory);
     int rc = gr_query_answer(&q, &game);
+    if (rc == 0 && !q.slim)
+        gr_winning_moves(svc, &q, game, budget->left - q.budget.left);
     *budget = q.budget;
     if (rc != 0)
         gr_explain_stop(&svc->limits, budget, batch, err);

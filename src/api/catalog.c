@@ -50,11 +50,17 @@ char *gr_api_tables_json(const gr_tables *t)
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return NULL;
+    /* The file by base name and checksum: where it lives on the host is
+     * the operator's business, not the client's. */
     if (t) {
-        cJSON_AddStringToObject(root, "path", gr_tables_path(t));
+        char sum[24];
+        snprintf(sum, sizeof sum, "%016" PRIx64, gr_tables_checksum(t));
+        cJSON_AddStringToObject(root, "file", gr_tables_file_name(t));
+        cJSON_AddStringToObject(root, "checksum", sum);
         gr_json_add_u64(root, "bytes", gr_tables_bytes(t));
     } else {
-        cJSON_AddNullToObject(root, "path");
+        cJSON_AddNullToObject(root, "file");
+        cJSON_AddNullToObject(root, "checksum");
         gr_json_add_u64(root, "bytes", 0);
     }
     cJSON *list = cJSON_AddArrayToObject(root, "sections");

@@ -87,9 +87,10 @@ const gr_field gr_common_fields[] = {
                      "(disjunctive), in any non-empty set (selective), in any non-empty set but not "
                      "all (selective_proper), in every one (conjunctive). Normal play only." },
     { .name = "explain", .type = GR_FIELD_BOOLEAN, .dflt = "true",
-      .description = "false: a slim answer, without \"explanation\" (the prose for people); every "
-                     "other member is the same. Cheaper to compute and to send: for machines that "
-                     "read only the figures." },
+      .description = "false: a slim answer, without \"winning_moves\", \"why\" and \"explanation\" "
+                     "(the account for people, which is then never composed); every other member is "
+                     "the same. Cheaper to compute and to send: for machines that read only the "
+                     "verdict." },
 };
 
 /* Other spellings a choice is accepted under, each beside the choice it means. */

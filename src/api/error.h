@@ -17,6 +17,10 @@
 #define GR_ERROR_CODES(X)                       \
     X(BAD_JSON, "bad_json", 400)                 \
     X(BAD_REQUEST, "bad_request", 400)           \
+    X(REQUEST_TIMEOUT, "request_timeout", 408)   \
+    X(URL_TOO_LONG, "url_too_long", 414)         \
+    X(HEADERS_TOO_LARGE, "headers_too_large", 431) \
+    X(UNSUPPORTED_TRANSFER_CODING, "unsupported_transfer_coding", 501) \
     X(BODY_TOO_LARGE, "body_too_large", 413)     \
     X(INVALID_QUERY, "invalid_query", 422)       \
     X(MISSING_FIELD, "missing_field", 422)       \

@@ -127,6 +127,14 @@ typedef struct gr_game {
      * Moves before sink->from are skipped without being built. 0, or -1
      * with q->err filled. */
     int (*moves)(gr_query *q, gr_move_sink *sink);
+    /* Optional: lists only the winning moves of q's validated position (one
+     * the player to move wins), as `moves` lists all of them and in the same
+     * order: sets sink->total to their exact number first. For positions
+     * too large to search move by move (api/winning.h); 0, or -1 with q->err
+     * filled (the count is then reported unknown, never guessed), or 1 with
+     * nothing listed: this position (a convention or compound the hook does
+     * not count) is searched move by move as if there were no hook. */
+    int (*winning)(gr_query *q, gr_move_sink *sink);
     /* The catalogue's description; every entry sets all of these but the notes. */
     gr_game_kind kind;
     /* A move itself scores (the stone rows): whether it wins for its mover

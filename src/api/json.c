@@ -418,6 +418,8 @@ static int parse_signed(const char *text, size_t n, int64_t *out, gr_api_error *
     int rc = parse_decimal(text + negative, n - negative, &magnitude);
     if (rc != 0)
         return fail_signed(e, field, rc == -2 ? "it is out of range" : "it is not plain decimal digits");
+    if (magnitude > (uint64_t)INT64_MAX) /* checked before the cast and the negation */
+        return fail_signed(e, field, "it is out of range");
     *out = negative ? -(int64_t)magnitude : (int64_t)magnitude;
     return 0;
 }

@@ -100,7 +100,8 @@ static inline void gr_buf_u64(gr_buf *b, uint64_t v)
     b->data[b->len] = '\0';
 }
 
-void gr_buf_json_string(gr_buf *b, const char *s); /* s quoted and escaped as JSON */
+void gr_buf_json_string(gr_buf *b, const char *s);
+__extension__ void gr_buf_u128(gr_buf *b, unsigned __int128 v); /* v in decimal */ /* s quoted and escaped as JSON */
 /* An error's body as a JSON string from gr_mem_alloc (its length in *len),
  * or NULL on allocation failure. */
 char *gr_error_json(const gr_api_error *e, size_t *len);

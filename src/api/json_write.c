@@ -305,3 +305,15 @@ void gr_json_print_exact(gr_buf *b, const gr_json_doc *doc, const cJSON *item)
         gr_buf_json(b, item);
     }
 }
+
+__extension__ void gr_buf_u128(gr_buf *b, unsigned __int128 v)
+{
+    char digits[40];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    while (n)
+        gr_buf_put(b, &digits[--n], 1);
+}

@@ -146,7 +146,7 @@ static void evaluate(const gr_service *svc, const gr_json_doc *doc, const cJSON 
     gr_json_doc after;
     gr_api_error err = { 0 };
     if (!text.oom && gr_json_parse(text.data, text.len, &after, &err) == 0) {
-        gr_query q = { .doc = &after, .obj = after.root, .limits = &svc->limits, .tables = svc->tables,
+        gr_query q = { .doc = &after, .obj = after.root, .outcome_only = true, .limits = &svc->limits, .tables = svc->tables,
                        .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *b,
                        .err = &err };
         const gr_game *game;
@@ -204,6 +204,22 @@ static void order_winning_first(collector *c)
     gr_free(sorted);
 }
 
+int gr_moves_scan(const gr_service *svc, gr_query *q, const gr_game *game, size_t max_moves,
+                  const char *const *skip_members, gr_moves_keep keep, void *ctx, gr_u128 *total)
+{
+    collector c;
+    int rc = list_moves(q, game, 0, max_moves, true, &c, total);
+    if (rc == 0 && c.stopped)
+        rc = 1;
+    if (rc == 0) {
+        evaluate_all(svc, q, skip_members, &c);
+        for (size_t i = 0; i < c.n; i++)
+            keep(ctx, &c.items[i].move, &c.items[i].next, c.items[i].known, winning(&c.items[i]));
+    }
+    free_listed(&c);
+    return rc;
+}
+
 /* ---- paging ---------------------------------------------------------------------- */
 
 static int parse_u128(const char *s, gr_u128 *out)
@@ -219,18 +235,6 @@ static int parse_u128(const char *s, gr_u128 *out)
     }
     *out = v;
     return 0;
-}
-
-static void put_u128(gr_buf *b, gr_u128 v)
-{
-    char digits[40];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    while (n)
-        gr_buf_put(b, &digits[--n], 1);
 }
 
 static bool all_digits(const char *s)
@@ -322,7 +326,7 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
     gr_buf b = { 0 };
     gr_render_head(&b, q, game);
     gr_buf_str(&b, ",\"total\":");
-    put_u128(&b, p->total);
+    gr_buf_u128(&b, p->total);
     gr_buf_str(&b, p->winning_first ? ",\"order\":\"winning_first\",\"moves\":["
                                     : ",\"order\":\"canonical\",\"moves\":[");
     for (size_t i = 0; i < p->count; i++) {
@@ -333,7 +337,7 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
     gr_buf_str(&b, "],\"cursor\":");
     if (p->next_cursor < p->total) {
         gr_buf_put(&b, "\"", 1);
-        put_u128(&b, p->next_cursor);
+        gr_buf_u128(&b, p->next_cursor);
         gr_buf_put(&b, "\"", 1);
     } else {
         gr_buf_put(&b, "null", 4);
@@ -426,8 +430,8 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
         return;
     }
     gr_deadline deadline;
-    gr_deadline_start(&deadline, gr_ms_to_ns(svc->limits.query_cpu_ms), NULL);
-    gr_query q = { .doc = &doc, .obj = doc.root, .limits = &svc->limits, .tables = svc->tables,
+    gr_deadline_start(&deadline, gr_ms_to_ns(svc->limits.query_cpu_ms), page ? page->cancel : NULL);
+    gr_query q = { .doc = &doc, .obj = doc.root, .outcome_only = true, .limits = &svc->limits, .tables = svc->tables,
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare,
                    .budget = gr_budget_make_deadline(svc->limits.budget, &deadline), .err = &err };
     const gr_game *game = NULL;

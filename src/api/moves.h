@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "api/analyze.h"
+#include "api/games.h"
 
 #define GR_MOVES_DEFAULT_LIMIT 200
 #define GR_MOVES_MAX_LIMIT 10000
@@ -18,6 +19,7 @@
 typedef struct gr_page_args {
     const char *limit;
     const char *cursor;
+    const atomic_bool *cancel; /* NULL, or a flag another thread raises to stop the query (503) */
 } gr_page_args;
 
 /* Answers one /v1/moves body:
@@ -34,5 +36,17 @@ typedef struct gr_page_args {
  * error bodies. */
 void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_page_args *page,
                   gr_reply *out);
+
+/* For "winning_moves" (api/winning.h): lists every legal move of q's
+ * validated position when it has at most max_moves, answers the position
+ * after each within an equal share of q's budget (the request's members
+ * named in skip_members left out of it), and hands each to keep() in
+ * canonical order: its move and next as /v1/analyze writes them, whether
+ * its outcome is known, and whether it wins for the mover. *total is the
+ * exact number of legal moves. 0; 1 when there are more than max_moves
+ * (none handed over); -1 with q->err filled. q->ans is used as scratch. */
+typedef void (*gr_moves_keep)(void *ctx, const gr_buf *move, const gr_buf *next, bool known, bool winning);
+int gr_moves_scan(const gr_service *svc, gr_query *q, const struct gr_game *game, size_t max_moves,
+                  const char *const *skip_members, gr_moves_keep keep, void *ctx, gr_u128 *total);
 
 #endif

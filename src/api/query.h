@@ -94,6 +94,20 @@ typedef struct gr_answer {
     /* The same three written directly as JSON text (heap games, whose answers
      * are the commonest): when one is non-empty it is sent instead. */
     gr_buf components_json, move_json, next_json;
+    /* "winning_moves" (api/winning.h), filled after the game has answered
+     * when the answer is not slim. */
+    struct gr_winning {
+        bool listed;       /* computed: rendered only then */
+        bool total_known;  /* total is exact; else note says why not */
+        __extension__ unsigned __int128 total;
+        gr_buf moves;      /* the first GR_WINNING_MOVES_CAP, as a JSON array */
+        const char *note;  /* a sentence, or NULL */
+    } winning;
+    /* The structured account (api/why.h): {"steps": [...]}, owned; NULL
+     * on a slim answer. */
+    cJSON *why;
+    /* The answer's "explanation": the texts of why's steps, joined (only
+     * gr_why_say writes it, so the two never disagree). */
     gr_text explanation;
 } gr_answer;
 
@@ -129,6 +143,10 @@ typedef struct gr_query {
      * the kind), and its explanation text is muted so that it is never
      * formatted. Set by gr_query_prepare. */
     bool slim;
+    /* Set by a caller that needs only the outcome (the positions that
+     * POST /v1/moves and "winning_moves" evaluate): the query is slim
+     * whatever its "explain" says. */
+    bool outcome_only;
     gr_api_error *err;
     gr_answer ans;
 } gr_query;

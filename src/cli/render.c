@@ -186,6 +186,125 @@ static void put_periods(FILE *out, const gr_json_doc *doc, const cJSON *root)
         fprintf(out, "%-*s%zu more components with other periods\n", LABEL_WIDTH, "Period:", others);
 }
 
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* An exact integer member (the answer's integers are not doubles); false
+ * when it is not one. */
+static bool exact_u64(const gr_json_doc *doc, const cJSON *node, uint64_t *v)
+{
+    gr_api_error e;
+    return node && gr_json_u64(doc, node, "", v, &e) == 0;
+}
+
+/* "Winning moves: N in all" and each listed move's text on its own line. */
+static void put_winning_moves(FILE *out, const gr_json_doc *doc, const cJSON *root)
+{
+    const cJSON *w = member(root, "winning_moves"), *total = member(w, "total");
+    const cJSON *moves = member(w, "moves");
+    if (!cJSON_IsObject(w) || !cJSON_IsArray(moves) || (!cJSON_GetArraySize(moves) && !cJSON_IsNull(total)))
+        return;
+    gr_buf b = { 0 };
+    if (cJSON_IsNull(total))
+        gr_buf_str(&b, "not counted");
+    else
+        gr_json_print_exact(&b, doc, total);
+    gr_buf_str(&b, " in all");
+    uint64_t count = 0;
+    if (cJSON_GetArraySize(moves) && (!exact_u64(doc, total, &count) || count > (uint64_t)cJSON_GetArraySize(moves)))
+        gr_buf_str(&b, "; the first of them:");
+    if (!b.oom && b.data)
+        put_wrapped(out, "Winning moves:", b.data);
+    gr_mem_free(b.data);
+    for (const cJSON *m = moves->child; m; m = m->next) {
+        const char *text = string_member(member(m, "move"), "text");
+        if (text)
+            put_wrapped(out, "", text);
+    }
+    const char *note = string_member(w, "note");
+    if (note)
+        put_wrapped(out, "", note);
+}
+
+#define TABLE_WIDTH 32 /* binary digits a nim-sum table shows; wider sums are in words only */
+#define TABLE_ROWS 16  /* components a nim-sum table lists */
+
+static void table_row(FILE *out, const char *label, int name_width, const char *name, const char *bits,
+                      const char *value)
+{
+    fprintf(out, "%-*s%-*s  %s%s%s\n", LABEL_WIDTH, label, name_width, name, bits, value[0] ? "  " : "",
+            value);
+}
+
+/* The nim-sum as columns: each component's value in binary, the count of
+ * ones in each column (when every count is a digit), and the sum. */
+static void put_nim_sum_table(FILE *out, const gr_json_doc *doc, const cJSON *step)
+{
+    const cJSON *binary = member(step, "binary"), *values = member(step, "values");
+    const cJSON *width = member(step, "width"), *columns = member(step, "columns");
+    const char *name = string_member(step, "name"), *sum = string_member(step, "nim_sum_binary");
+    uint64_t bits = 0, n = 0;
+    if (!cJSON_IsArray(binary) || !cJSON_IsArray(values) || !name || !sum || !exact_u64(doc, width, &bits) ||
+        bits > TABLE_WIDTH || cJSON_GetArraySize(binary) == 0 || !exact_u64(doc, member(step, "components"), &n))
+        return;
+    char names[TABLE_ROWS][48], ones[TABLE_WIDTH + 1];
+    int rows = 0, name_width = (int)strlen("nim-sum");
+    for (const cJSON *b = binary->child; b && rows < TABLE_ROWS; b = b->next, rows++) {
+        snprintf(names[rows], sizeof names[rows], "%s %d", name, rows);
+        if ((int)strlen(names[rows]) > name_width)
+            name_width = (int)strlen(names[rows]);
+    }
+    const char *label = "Nim-sum:";
+    const cJSON *b = binary->child, *v = values->child;
+    for (int i = 0; i < rows; i++, b = b->next, v = v ? v->next : NULL, label = "") {
+        gr_buf value = { 0 };
+        if (v)
+            gr_json_print_exact(&value, doc, v);
+        table_row(out, label, name_width, names[i], cJSON_IsString(b) ? b->valuestring : "?",
+                  value.data && !value.oom ? value.data : "");
+        gr_mem_free(value.data);
+    }
+    if (n > (uint64_t)rows)
+        fprintf(out, "%*s... and %llu more\n", LABEL_WIDTH, "", (unsigned long long)(n - (uint64_t)rows));
+    size_t k = 0;
+    bool digits = true;
+    for (const cJSON *c = cJSON_IsArray(columns) ? columns->child : NULL; c && k < TABLE_WIDTH; c = c->next) {
+        uint64_t count = 0;
+        digits &= exact_u64(doc, member(c, "ones"), &count) && count <= 9;
+        ones[k++] = digits ? (char)('0' + (int)count) : '?';
+    }
+    ones[k] = '\0';
+    if (digits && k == strlen(sum))
+        table_row(out, "", name_width, "ones", ones, "");
+    gr_buf total = { 0 };
+    gr_json_print_exact(&total, doc, member(step, "nim_sum"));
+    table_row(out, "", name_width, "nim-sum", sum, total.data && !total.oom ? total.data : "");
+    gr_mem_free(total.data);
+}
+
+/* "Why:" and each step's sentence from a new line; the nim-sum table
+ * first. Without steps, the explanation. */
+static void put_why(FILE *out, const gr_json_doc *doc, const cJSON *root)
+{
+    const cJSON *steps = member(member(root, "why"), "steps");
+    const char *label = "Why:";
+    for (const cJSON *s = cJSON_IsArray(steps) ? steps->child : NULL; s; s = s->next) {
+        const char *kind = string_member(s, "step");
+        if (kind && strcmp(kind, "nim_sum") == 0)
+            put_nim_sum_table(out, doc, s);
+    }
+    for (const cJSON *s = cJSON_IsArray(steps) ? steps->child : NULL; s; s = s->next, label = "") {
+        const char *text = string_member(s, "text");
+        if (text)
+            put_wrapped(out, label, text);
+    }
+    const char *explanation = string_member(root, "explanation");
+    if (explanation && !(cJSON_IsArray(steps) && steps->child))
+        put_wrapped(out, "Why:", explanation);
+}
+
 static void put_answer(FILE *out, const gr_json_doc *doc, const cJSON *root)
 {
     put_verdict(out, root);
@@ -202,12 +321,12 @@ static void put_answer(FILE *out, const gr_json_doc *doc, const cJSON *root)
     else if (winner && strcmp(winner, "second") == 0)
         put_wrapped(out, "Winning move:", "none: every move leaves the opponent a win");
     put_next(out, doc, root);
+    put_winning_moves(out, doc, root);
     put_periods(out, doc, root);
-    const char *note = string_member(root, "note"), *why = string_member(root, "explanation");
+    const char *note = string_member(root, "note");
     if (note)
         put_wrapped(out, "Note:", note);
-    if (why)
-        put_wrapped(out, "Why:", why);
+    put_why(out, doc, root);
 }
 
 static void put_error(FILE *err, const cJSON *e)

@@ -28,6 +28,7 @@ void compute_count_batch_query(void *metrics, const gr_reply *r)
 static void job_done(request *rq)
 {
     struct MHD_Connection *conn = rq->conn;
+    gr_watch_remove(rq->st->watch, &rq->watch);
     atomic_store(&rq->state, RQ_DONE);
     MHD_resume_connection(conn);
 }
@@ -63,12 +64,46 @@ static void stream_expired(void *arg, uint64_t waited_ms)
     job_done(rq);
 }
 
+/* A query during which the mapped table file faulted may have read zeros
+ * in place of values (tables/guard.h): its answer is replaced by a 503.
+ * True when so. */
+static bool faulted(request *rq, gr_reply *r)
+{
+    if (gr_tables_faults(rq->snap->tables) == rq->faults_at_start)
+        return false;
+    gr_api_error e;
+    gr_fail(&e, GR_E_OVERLOADED, "",
+            "the table file changed under the service while this query read it (it is replaced by "
+            "rename, never edited in place); the changed part is no longer used: retry");
+    gr_mem_free(r->body);
+    gr_api_error_reply(&e, r);
+    return true;
+}
+
+/* A job cancelled before it started (its client went, or the drain ran
+ * out while it waited) is answered without running: true when so. */
+static bool cancelled_before_start(request *rq)
+{
+    if (!atomic_load(&rq->watch.cancel))
+        return false;
+    gr_api_error e;
+    gr_fail(&e, GR_E_SHUTTING_DOWN, "",
+            "the query was cancelled before it started (the service is stopping, or the client went "
+            "away); send it again");
+    gr_api_error_reply(&e, &rq->reply);
+    job_done(rq);
+    return true;
+}
+
 static void analyze_job(void *arg)
 {
     request *rq = arg;
-    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns };
+    if (cancelled_before_start(rq))
+        return;
+    gr_attempt a = { .steps = UINT64_MAX, .cpu_used_ns = rq->inline_cpu_ns, .cancel = &rq->watch.cancel };
     gr_api_attempt(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &a, &rq->reply);
     rq->game = rq->reply.game;
+    faulted(rq, &rq->reply);
     job_done(rq);
 }
 
@@ -90,11 +125,15 @@ static void gzip_reply(request *rq)
 static void batch_job(void *arg)
 {
     request *rq = arg;
+    if (cancelled_before_start(rq))
+        return;
     gr_batch_run run;
     gr_batch_run_init(&run, &rq->snap->svc);
+    run.cancel = &rq->watch.cancel;
     run.observe = compute_count_batch_query;
     run.observe_ctx = &rq->st->metrics;
     gr_api_batch_run(&rq->snap->svc, &run, rq->body ? rq->body : "", rq->len, &rq->reply);
+    faulted(rq, &rq->reply);
     gzip_reply(rq);
     job_done(rq);
 }
@@ -105,9 +144,13 @@ static void batch_job(void *arg)
 static void moves_job(void *arg)
 {
     request *rq = arg;
-    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL };
+    if (cancelled_before_start(rq))
+        return;
+    gr_page_args page = { rq->page_limit[0] ? rq->page_limit : NULL, rq->page_cursor[0] ? rq->page_cursor : NULL,
+                          &rq->watch.cancel };
     gr_api_moves(&rq->snap->svc, rq->body ? rq->body : "", rq->len, &page, &rq->reply);
     rq->game = rq->reply.game;
+    faulted(rq, &rq->reply);
     job_done(rq);
 }
 
@@ -119,6 +162,8 @@ static enum MHD_Result offload(request *rq, gr_job_fn fn)
     atomic_fetch_add(&rq->st->metrics.pool_jobs, 1);
     rq->answered = true;
     atomic_store(&rq->state, RQ_WAITING);
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    gr_watch_add(rq->st->watch, &rq->watch, ci ? (int)ci->connect_fd : -1);
     MHD_suspend_connection(rq->conn);
     gr_pool_push_bounded(rq->st->pool, fn, job_expired, rq, rq->st->cfg->queue_wait_ms);
     return MHD_YES;
@@ -136,6 +181,8 @@ enum MHD_Result compute_analyze(request *rq)
     gr_reply r;
     gr_attempt a = { .steps = rq->st->cfg->inline_budget };
     bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
+    if (done)
+        faulted(rq, &r);
     rq->inline_cpu_ns = a.cpu_used_ns;
     rq->game = r.game;
     rq->error = r.error;

@@ -52,7 +52,14 @@ void gr_server_config_default(gr_server_config *c)
     c->max_body = 1u << 20;
     c->conn_limit = 1024;
     c->conn_timeout = 30;
+    c->header_timeout = 5;
+    c->max_url = 8192;
+    c->max_header = 16384;
+    c->linger_bytes = UINT64_C(16) << 20;
+    c->linger_time = 10;
     c->drain_timeout = 10;
+    c->drain_grace = 0;
+    c->verify_interval = 60;
     c->cache_bytes = UINT64_C(64) << 20;
     snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "default");
     if (c->box.memory_max && c->box.memory_max / 8 < c->cache_bytes) {
@@ -64,6 +71,7 @@ void gr_server_config_default(gr_server_config *c)
     c->queue = 64;
     c->queue_wait_ms = 2000;
     c->max_stream = UINT64_C(1) << 30;
+    c->max_spool = UINT64_C(2) << 30;
     c->access_log = GR_ACCESS_TEXT;
 }
 
@@ -147,8 +155,9 @@ static void usage(const opt *opts, size_t n)
     printf("  --help     this text\n  --version  the version\n\n"
            "Options win over environment variables. SIGHUP re-maps the table file: requests in\n"
            "flight finish on the old tables, and a bad file is refused with a log line (the\n"
-           "old tables stay). SIGTERM or SIGINT stops accepting connections, lets in-flight\n"
-           "requests finish within --drain-timeout, and exits 0.\n");
+           "old tables stay). SIGTERM or SIGINT turns /readyz 503, keeps accepting for\n"
+           "--drain-grace, then stops accepting, lets in-flight requests finish within\n"
+           "--drain-timeout, answers those still running 503, and exits 0.\n");
 }
 
 /* Every option; the table is the one place that documents them. */
@@ -184,6 +193,9 @@ static size_t options(gr_server_config *c, opt *o)
           "largest request body in bytes (NDJSON batches excepted); default 1048576" },
         { "max-stream", "GRUNDYD_MAX_STREAM", 'U', &c->max_stream, 1024, UINT64_C(1) << 40,
           "largest NDJSON batch body in bytes, spooled to a temporary file; default 1073741824" },
+        { "max-spool", "GRUNDYD_MAX_SPOOL", 'U', &c->max_spool, 1024, UINT64_C(1) << 44,
+          "NDJSON bytes spooled at once, all requests together; past it 503 with Retry-After; at least "
+          "--max-stream; default 2147483648" },
         { "max-line", "GRUNDYD_MAX_LINE", 'U', &l->max_line, 64, UINT64_C(1) << 30,
           "bytes in one NDJSON line; a longer line is answered with 413 line_too_long; default 1048576" },
         { "max-items", "GRUNDYD_MAX_ITEMS", 'U', &l->max_items, 1, 100000000, "entries in piles, stairs, tokens or heads; default 100000" },
@@ -194,7 +206,30 @@ static size_t options(gr_server_config *c, opt *o)
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400,
           "seconds a connection may stay idle or stall mid-request; default 30" },
-        { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600, "seconds to drain on SIGTERM; default 10" },
+        { "header-timeout", "GRUNDYD_HEADER_TIMEOUT", 'u', &c->header_timeout, 1, 3600,
+          "seconds a new connection has to send its first request line and headers; then it is closed "
+          "(408); default 5" },
+        { "per-ip-limit", "GRUNDYD_PER_IP_LIMIT", 'u', &c->per_ip_limit, 0, 1000000,
+          "simultaneous connections from one client address; more are answered 503 and closed; 0: no limit "
+          "(the default: behind a proxy all clients share its address)" },
+        { "max-url", "GRUNDYD_MAX_URL", 'u', &c->max_url, 256, 1u << 20,
+          "bytes of a request's URL (path and query); longer ones get 414; default 8192" },
+        { "max-header", "GRUNDYD_MAX_HEADER", 'u', &c->max_header, 1024, 1u << 20,
+          "bytes of a request line and its headers together; more get 431; default 16384" },
+        { "linger-bytes", "GRUNDYD_LINGER_BYTES", 'U', &c->linger_bytes, 0, UINT64_C(1) << 40,
+          "bytes of a refused body (413, 404, ...) read and dropped so that the client sees the answer; "
+          "past them the connection is closed; default 16777216" },
+        { "linger-time", "GRUNDYD_LINGER_TIME", 'u', &c->linger_time, 0, 3600,
+          "seconds the same may take; default 10" },
+        { "drain-grace", "GRUNDYD_DRAIN_GRACE", 'u', &c->drain_grace, 0, 3600,
+          "seconds SIGTERM keeps accepting and answering (with Connection: close, /readyz 503) before it "
+          "stops accepting; default 0" },
+        { "drain-timeout", "GRUNDYD_DRAIN_TIMEOUT", 'u', &c->drain_timeout, 0, 3600,
+          "seconds SIGTERM waits for requests in flight once it stops accepting; past them they are "
+          "cancelled and answered 503; default 10" },
+        { "verify-interval", "GRUNDYD_VERIFY_INTERVAL", 'u', &c->verify_interval, 0, 86400,
+          "seconds between checks of the table file's section checksums (SIGHUP checks too); a section "
+          "that changed is no longer used; 0: on SIGHUP only; default 60" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
         { "query-memory", "GRUNDYD_QUERY_MEMORY", 'U', &l->query_memory, 0, UINT64_C(1) << 48,
@@ -313,6 +348,11 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
     int rc = parse_args(o, from, n, argc, argv);
     if (rc == 0)
         scale_batch_budget(&c->service.limits, default_batch, default_batch_cpu);
+    if (rc == 0 && c->max_spool < c->max_stream) {
+        fprintf(stderr, "grundyd: --max-spool (%" PRIu64 ") must be at least --max-stream (%" PRIu64 "): "
+                "a stream of the largest size must fit\n", c->max_spool, c->max_stream);
+        return -1;
+    }
     if (rc == 0)
         rc = fit_query_memory(c);
     return rc;

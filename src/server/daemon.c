@@ -17,8 +17,12 @@
 
 #include "api/catalog.h"
 #include "grundy/alloc.h"
+#include "server/drain.h"
 #include "server/http.h"
+#include "server/http_guard.h"
 #include "server/log.h"
+#include "server/spool_quota.h"
+#include "server/verify.h"
 #include "server/request.h"
 #include "tables/locate.h"
 
@@ -68,7 +72,10 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
     return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->conn_limit,
+                            MHD_OPTION_CONNECTION_LIMIT, gr_guard_mhd_conn_limit(c),
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, gr_guard_mhd_memory(c),
+                            MHD_OPTION_URI_LOG_CALLBACK, gr_guard_uri_seen, NULL,
+                            MHD_OPTION_UNESCAPE_CALLBACK, gr_guard_unescape, NULL,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
                             MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
@@ -77,25 +84,6 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
                              * about a pool of 1, so the list ends before it. */
                             c->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (unsigned)c->threads,
                             MHD_OPTION_END);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
-
-/* Waits until no request is in flight, twice in a row 20 ms apart (a request
- * whose bytes just arrived gets its chance to start), or the drain time ends. */
-static long drain(server_state *st, unsigned seconds)
-{
-    long waited = 0, quiet = 0;
-    while (waited < (long)seconds * 1000 && quiet < 2) {
-        quiet = atomic_load(&st->in_flight) == 0 ? quiet + 1 : 0;
-        sleep_ms(20);
-        waited += 20;
-    }
-    return atomic_load(&st->in_flight);
 }
 
 static int wait_for_signal(void)
@@ -128,24 +116,25 @@ static void reload(server_state *st)
            (unsigned long long)gr_tables_bytes(s->tables));
 }
 
+/* The drain (server/drain.h), then the pool and libmicrohttpd stop. */
 static void stop(server_state *st, struct MHD_Daemon *d, int sig)
 {
     atomic_store(&st->draining, true);
-    MHD_socket listener = MHD_quiesce_daemon(d);
-    gr_log("info", "event=draining signal=%s in_flight=%ld", sig == SIGTERM ? "TERM" : "INT",
-           atomic_load(&st->in_flight));
-    long left = drain(st, st->cfg->drain_timeout);
-    /* Workers still running resume their connections: stop them before the
-     * daemon, cutting NDJSON streams short (each ends with an error line). */
-    if (left)
-        gr_stream_abort_all();
+    gr_log("info", "event=draining signal=%s in_flight=%ld grace=%u timeout=%u", sig == SIGTERM ? "TERM" : "INT",
+           atomic_load(&st->in_flight), st->cfg->drain_grace, st->cfg->drain_timeout);
+    gr_drain_counts n;
+    gr_drain(st, d, &n);
+    gr_verifier_stop(st->verifier);
+    st->verifier = NULL;
     gr_pool_stop(st->pool);
     MHD_stop_daemon(d);
-    if (listener != MHD_INVALID_SOCKET)
-        close(listener);
+    gr_watch_stop(st->watch);
+    st->watch = NULL;
+    gr_guard_stop();
     /* The requests' lines first, so that event=stopped is the last line. */
     gr_log_flush();
-    gr_log("info", "event=stopped abandoned=%ld", left);
+    gr_log("info", "event=stopped answered=%lu cancelled=%lu abandoned=%ld", n.answered, n.cancelled,
+           n.abandoned);
 }
 
 /* The ready line: the address, and each size with where it came from. */
@@ -169,8 +158,9 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
 static int serve(server_state *st)
 {
     const gr_server_config *c = st->cfg;
-    struct MHD_Daemon *d = start_daemon(c, st);
+    struct MHD_Daemon *d = gr_guard_start(st) == 0 ? start_daemon(c, st) : NULL;
     if (!d) {
+        gr_guard_stop();
         gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
                strerror(errno));
         return 1;
@@ -181,6 +171,7 @@ static int serve(server_state *st)
     log_ready(c, port, st->tables_path);
     int sig;
     while ((sig = wait_for_signal()) == SIGHUP) {
+        gr_verify_now(st); /* pages changed in place are not "the old tables" */
         reload(st);
         gr_log_flush();
     }
@@ -249,7 +240,9 @@ static int start(server_state *st)
     gr_mem_set_total(c->query_memory_total);
     st->games_json = gr_api_games_json(&c->service.limits);
     st->pool = st->games_json && make_entities(st) == 0 ? gr_pool_start(c->compute_threads, c->queue) : NULL;
-    if (!st->pool) {
+    st->watch = st->pool ? gr_watch_start() : NULL;
+    st->verifier = st->watch ? gr_verifier_start(st) : NULL;
+    if (!st->verifier) {
         gr_log("error", "event=start error=\"out of memory or threads\"");
         return -1;
     }
@@ -264,11 +257,18 @@ int gr_server_run(gr_server_config *c)
     atomic_init(&st.in_flight, 0);
     atomic_init(&st.draining, false);
     atomic_init(&st.ready, false);
+    atomic_init(&st.drain_answered, 0);
+    atomic_init(&st.drain_cancelled, 0);
     gr_metrics_init(&st.metrics, http_route_names);
     gr_log_start();
+    gr_spool_quota_set(c->max_spool);
     int rc = st.tables_path && start(&st) == 0 ? serve(&st) : 1;
     if (rc != 0 && st.pool)
         gr_pool_stop(st.pool);
+    if (rc != 0) {
+        gr_verifier_stop(st.verifier);
+        gr_watch_stop(st.watch);
+    }
     gr_snapshot_release(st.snaps.current);
     pthread_mutex_destroy(&st.snaps.mu);
     free_entities(&st);

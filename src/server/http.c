@@ -14,7 +14,12 @@
  * queue answers 503 with Retry-After when full; the worker resumes the
  * connection with the reply. So heavy work never holds an HTTP thread, and
  * light queries keep their latency while the pool is saturated. A job that
- * waited in the queue past --queue-wait-ms is answered 503 instead of run. */
+ * waited in the queue past --queue-wait-ms is answered 503 instead of run.
+ *
+ * Before any route, http_guard.c judges the head (control bytes in the
+ * URL, its length, the head's size, transfer codings), keeps each head's
+ * deadline and the connection table's limits, and bounds the body read and
+ * dropped after an early answer (lingering). */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -32,8 +37,11 @@
 #include "server/access_log.h"
 #include "server/compute.h"
 #include "server/http_duplex.h"
+#include "server/http_guard.h"
 #include "server/log.h"
 #include "server/reply.h"
+#include "server/spool_quota.h"
+#include "server/verify.h"
 
 /* Buffers a connection keeps between requests; larger ones are released
  * when the request ends, so idle connections hold little memory. */
@@ -141,6 +149,8 @@ static enum MHD_Result send_early(request *rq)
         return reply_error(rq, GR_E_NOT_FOUND, NULL, not_found_message());
     if (rq->early == EARLY_BAD_INTEGERS)
         return reply_field_error(rq, GR_E_BAD_REQUEST, "integers", rq->early_message);
+    if (rq->early == EARLY_BAD_HEAD)
+        return reply_error(rq, rq->early_code, NULL, rq->early_message);
     const route *r = rq->entry;
     char allow[48];
     snprintf(allow, sizeof allow, "%s, OPTIONS%s", r->method,
@@ -177,13 +187,6 @@ bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
     return errno == 0 && *end == '\0';
 }
 
-/* A valid Content-Length over the limit. */
-static bool declared_too_large(struct MHD_Connection *conn, uint64_t max)
-{
-    uint64_t v;
-    return http_declared_length(conn, &v) && v > max;
-}
-
 static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
@@ -200,6 +203,17 @@ static bool repeated_length(struct MHD_Connection *conn)
     unsigned n = 0;
     MHD_get_connection_values(conn, MHD_HEADER_KIND, count_length, &n);
     return n > 1;
+}
+
+/* --max-spool is taken by other streams: a 503 (with Retry-After), since
+ * the same body fits once they end. */
+static enum MHD_Result spool_full(request *rq)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "the server's NDJSON spool is full: streams being received hold %llu of "
+             "its %llu bytes (--max-spool); retry after a second",
+             (unsigned long long)gr_spool_quota_used(), (unsigned long long)gr_spool_quota_max());
+    return reply_error(rq, GR_E_OVERLOADED, NULL, msg);
 }
 
 /* A JSON batch too large for --max-body is pointed to the NDJSON stream,
@@ -227,7 +241,9 @@ static void append_body(request *rq, const char *data, size_t n)
         return;
     }
     if (rq->stream) {
-        rq->too_large = gr_stream_spool(rq->stream, data, n) != 0;
+        int rc = gr_stream_spool(rq->stream, data, n);
+        rq->spool_full = rc == -2;
+        rq->too_large = rc != 0;
         rq->len += n;
         return;
     }
@@ -256,6 +272,7 @@ static void request_reset(request *rq)
     gr_snapshot_release(rq->snap);
     gr_stream_release(rq->stream);
     free(rq->reply.body);
+    struct conn_guard *guard = rq->guard;
     char *body = rq->body, *out = rq->out;
     size_t cap = rq->cap, out_cap = rq->out_cap;
     if (cap > KEEP_BUFFER_MAX) {
@@ -270,6 +287,7 @@ static void request_reset(request *rq)
     }
     memset(rq, 0, sizeof *rq);
     atomic_init(&rq->state, RQ_READING);
+    rq->guard = guard;
     rq->body = body;
     rq->cap = cap;
     rq->out = out;
@@ -298,8 +316,8 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     request *rq = ci ? ci->socket_context : NULL;
-    if (!rq)
-        return MHD_NO; /* its allocation failed when the connection opened */
+    if (!rq || !gr_guard_head_arrived(rq))
+        return MHD_NO; /* its allocation failed when it opened, or it was refused or timed out */
     request_reset(rq);
     rq->st = st;
     rq->conn = conn;
@@ -311,6 +329,14 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     gr_codings_parse(&rq->codings,
                      MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     read_int_form(rq);
+    gr_error_code head = gr_guard_check_head(rq, rq->early_message, sizeof rq->early_message);
+    if (head == GR_E_UNSUPPORTED_TRANSFER_CODING) /* a body that cannot be read: answered at once */
+        return reply_error(rq, head, NULL, rq->early_message);
+    if (head != GR_NERROR_CODES) { /* answered after the body, read and dropped (lingering) */
+        rq->early = EARLY_BAD_HEAD;
+        rq->early_code = head;
+        return MHD_YES;
+    }
     if (repeated_length(conn)) /* answered at once, so the connection closes */
         return reply_error(rq, GR_E_BAD_REQUEST, NULL,
                           "the request has more than one Content-Length header; send one");
@@ -323,9 +349,16 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
         if (!rq->stream)
             return reply_error(rq, GR_E_OVERLOADED, NULL, "cannot open a spool file for the stream; retry later");
     }
+    uint64_t declared;
     if ((rq->route == ROUTE_ANALYZE || rq->route == ROUTE_BATCH || rq->route == ROUTE_MOVES) &&
-        declared_too_large(conn, body_limit(rq)))
-        return too_large(rq);
+        http_declared_length(conn, &declared) && declared > body_limit(rq)) {
+        if (!gr_guard_linger_declared(rq, declared))
+            return too_large(rq);
+        rq->too_large = true; /* answered after the body, read and dropped (lingering) */
+    }
+    if (!rq->too_large && rq->stream && http_declared_length(conn, &declared) &&
+        !gr_stream_reserve(rq->stream, declared))
+        return spool_full(rq);
     return MHD_YES;
 }
 
@@ -343,6 +376,10 @@ static enum MHD_Result answer_metrics(request *rq)
                            .cache_entries = cs.entries, .access_log_dropped = gr_log_dropped(),
                            .ready = atomic_load(&st->ready), .version = gr_server_version() };
     char *text = gr_metrics_render(&st->metrics, &g);
+    if (text)
+        text = gr_verify_metrics(st, rq->snap, text);
+    if (text)
+        text = gr_watch_metrics(st->watch, text);
     if (!text)
         return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
     rq->bytes = strlen(text);
@@ -363,8 +400,16 @@ static enum MHD_Result answer_playground(request *rq)
 
 static enum MHD_Result answer_readyz(request *rq)
 {
-    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining))
-        return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+    if (atomic_load(&rq->st->ready) && !atomic_load(&rq->st->draining)) {
+        if (!gr_tables_off_count(rq->snap->tables))
+            return reply_static(rq, 200, "{\"status\":\"ready\"}", 18, "application/json");
+        char *body = gr_verify_ready_json(rq->snap); /* with the sections no longer used */
+        if (!body)
+            return reply_error(rq, GR_E_OVERLOADED, NULL, "out of memory; retry later");
+        enum MHD_Result ok = reply_copy(rq, 200, body, "application/json");
+        cJSON_free(body);
+        return ok;
+    }
     return reply_error(rq, GR_E_NOT_READY, NULL,
                       atomic_load(&rq->st->draining) ? "shutting down: send requests to another replica"
                                                      : "starting: the tables are not mapped yet");
@@ -391,6 +436,8 @@ static enum MHD_Result answer(request *rq)
     default:
         break;
     }
+    if (rq->spool_full)
+        return spool_full(rq);
     if (rq->too_large)
         return too_large(rq);
     if (rq->route == ROUTE_BATCH)
@@ -409,12 +456,15 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
         return begin_request(st, conn, url, method, con_cls);
     request *rq = *con_cls;
     if (*upload_data_size) {
-        if (!rq->answered && rq->early == EARLY_NONE) {
-            append_body(rq, upload_data, *upload_data_size);
-            if (rq->stream && !rq->too_large)
-                http_start_duplex(rq, version);
-        }
+        size_t n = *upload_data_size;
         *upload_data_size = 0;
+        if (rq->answered)
+            return MHD_YES;
+        if (rq->early != EARLY_NONE || rq->too_large) /* a body to drop, within bounds */
+            return gr_guard_linger(rq, n) ? MHD_YES : MHD_NO;
+        append_body(rq, upload_data, n);
+        if (rq->stream && !rq->too_large)
+            http_start_duplex(rq, version);
         return MHD_YES;
     }
     if (rq->early != EARLY_NONE && !rq->answered)
@@ -429,6 +479,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     rq->counted = true;
     atomic_fetch_add(&st->in_flight, 1);
     rq->snap = gr_snapshot_acquire(&st->snaps);
+    rq->faults_at_start = gr_tables_faults(rq->snap->tables);
     return answer(rq);
 }
 
@@ -451,13 +502,23 @@ static void access_log(const request *rq, uint64_t us, gr_access_format format)
     gr_access_log(format, &a);
 }
 
+/* The drain's counts (server/drain.h): a request read in full is answered
+ * when its reply went out whole. */
+static void count_drained(server_state *st, const request *rq, enum MHD_RequestTerminationCode toe)
+{
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK || !rq->status)
+        return;
+    atomic_fetch_add(&st->drain_answered, 1);
+    if (rq->error && strcmp(rq->error, gr_error_name(GR_E_SHUTTING_DOWN)) == 0)
+        atomic_fetch_add(&st->drain_cancelled, 1);
+}
+
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe)
 {
     server_state *st = cls;
     request *rq = *con_cls;
     (void)conn;
-    (void)toe;
     if (!rq)
         return;
     uint64_t us = micros_since(&rq->start);
@@ -469,8 +530,13 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (st->cfg->access_log)
             access_log(rq, us, (gr_access_format)st->cfg->access_log);
     }
+    if (atomic_load(&rq->watch.linked)) /* only when its job never ran */
+        gr_watch_remove(st->watch, &rq->watch);
+    if (rq->counted && atomic_load(&st->draining))
+        count_drained(st, rq, toe);
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
+    gr_guard_request_ended(rq);
     request_reset(rq);
     *con_cls = NULL;
 }
@@ -479,11 +545,12 @@ void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket
                            enum MHD_ConnectionNotificationCode code)
 {
     (void)cls;
-    (void)conn;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         request *rq = calloc(1, sizeof *rq);
-        if (rq)
+        if (rq) {
             atomic_init(&rq->state, RQ_READING);
+            gr_guard_open(rq, conn);
+        }
         *socket_context = rq;
         return;
     }
@@ -491,6 +558,7 @@ void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket
     if (!rq)
         return;
     request_reset(rq);
+    gr_guard_close(rq);
     free(rq->body);
     free(rq->out);
     free(rq);

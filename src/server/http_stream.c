@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "server/http_stream.h"
+#include "server/spool_quota.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,6 +37,7 @@ struct gr_stream {
     atomic_uint refs;
     struct MHD_Connection *conn;
     FILE *spool;
+    uint64_t spooled, quota; /* bytes written to the spool, and taken of --max-spool */
     gr_snapshot *snap;
     char *ring;
     size_t head, len;
@@ -114,8 +116,21 @@ gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
     return s;
 }
 
+bool gr_stream_reserve(gr_stream *s, uint64_t bytes)
+{
+    if (bytes <= s->quota)
+        return true;
+    if (!gr_spool_quota_take(bytes - s->quota))
+        return false;
+    s->quota = bytes;
+    return true;
+}
+
 int gr_stream_spool(gr_stream *s, const char *data, size_t n)
 {
+    if (!gr_stream_reserve(s, s->spooled + n))
+        return -2;
+    s->spooled += n;
     return fwrite(data, 1, n, s->spool) == n ? 0 : -1;
 }
 
@@ -125,6 +140,7 @@ void gr_stream_release(gr_stream *s)
         return;
     gr_snapshot_release(s->snap);
     fclose(s->spool);
+    gr_spool_quota_give(s->quota);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->space);
     free(s->ring);

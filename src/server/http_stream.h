@@ -37,8 +37,13 @@ typedef struct gr_stream gr_stream;
 gr_stream *gr_stream_new(struct MHD_Connection *conn, gr_int_form int_form,
                          void (*observe)(void *ctx, const gr_reply *reply), void *observe_ctx);
 
-/* Appends request bytes to the spool; -1 when the file cannot take them. */
+/* Appends request bytes to the spool; -1 when the file cannot take them,
+ * -2 when --max-spool cannot (server/spool_quota.h). */
 int gr_stream_spool(gr_stream *s, const char *data, size_t n);
+
+/* Takes `bytes` of --max-spool for the spool in advance (a declared
+ * Content-Length); false when they do not fit. Released with the stream. */
+bool gr_stream_reserve(gr_stream *s, uint64_t bytes);
 
 /* The response that sends the answers, as gzip (Content-Encoding: gzip,
  * flushed with every batch of answers sent) when gzip is set. It takes a

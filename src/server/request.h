@@ -25,6 +25,7 @@
 #include "server/server.h"
 #include "server/snapshot.h"
 #include "server/static.h"
+#include "server/watch.h"
 
 typedef struct route {
     const char *path;
@@ -48,6 +49,11 @@ typedef struct server_state {
     atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
     atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
     atomic_bool ready;
+    gr_watch *watch;               /* requests on the compute pool, cancelled when their client goes */
+    struct gr_verifier *verifier;  /* re-checks the table file (server/verify.h) */
+    /* The drain's counts (daemon.c): requests answered after SIGTERM, and
+     * those of them whose answer was a cancel (503 shutting_down). */
+    atomic_ulong drain_answered, drain_cancelled;
 } server_state;
 
 /* Where a request's answer is: being read or answered on the HTTP thread,
@@ -64,7 +70,8 @@ typedef enum early_reply {
     EARLY_NOT_FOUND,
     EARLY_WRONG_METHOD,
     EARLY_PREFLIGHT,
-    EARLY_BAD_INTEGERS /* ?integers= or Accept's integers= is neither string nor number */
+    EARLY_BAD_INTEGERS, /* ?integers= or Accept's integers= is neither string nor number */
+    EARLY_BAD_HEAD      /* the head is refused (http_guard.h): early_code, early_message */
 } early_reply;
 
 /* Per-request state. One lives as long as its connection (made when the
@@ -73,6 +80,7 @@ typedef enum early_reply {
  * allocation of ours. */
 typedef struct request {
     server_state *st;
+    struct conn_guard *guard; /* the connection's, kept across its requests (http_guard.c) */
     struct MHD_Connection *conn;
     route_id route;
     const route *entry;  /* the matched route, or NULL */
@@ -85,12 +93,14 @@ typedef struct request {
     gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
     bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
     char early_message[256]; /* EARLY_BAD_INTEGERS: what was refused (its value cut to 47
-                              * characters) and what to send, whole */
+                              * characters) and what to send, whole; EARLY_BAD_HEAD the same */
+    gr_error_code early_code; /* EARLY_BAD_HEAD's error */
     char *body;
     size_t len, cap;
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
     size_t out_cap;
     bool too_large;
+    uint64_t dropped;  /* bytes of the body read and dropped after an early error or past the limit */
     bool answered;     /* a reply was queued, or the request was handed on */
     bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
                         * since libmicrohttpd reports such connections only at their timeout */
@@ -106,6 +116,10 @@ typedef struct request {
     uint64_t bytes;
     struct timespec start;
     uint64_t inline_cpu_ns;  /* CPU time its inline attempt used, which the pool's deducts */
+    gr_watched watch;  /* its cancel flag, while it is on the compute pool (server/watch.h) */
+    bool spool_full;   /* an NDJSON body past --max-spool: 503, not 413 */
+    unsigned long faults_at_start; /* the tables' faults when it started: more at its end, and it may
+                                    * have read zeros (server/verify.h) */
 } request;
 
 #endif

@@ -16,7 +16,16 @@ typedef struct gr_server_config {
     uint64_t max_body;         /* bytes; larger bodies get 413 */
     unsigned conn_limit;       /* simultaneous connections */
     unsigned conn_timeout;     /* seconds a connection may stay idle */
-    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM */
+    unsigned header_timeout;   /* seconds from a connection's opening to its first request head's end */
+    unsigned per_ip_limit;     /* simultaneous connections from one address; 0: no limit */
+    unsigned max_url;          /* bytes of the request target; longer ones get 414 */
+    unsigned max_header;       /* bytes of the request line and headers; more get 431 */
+    uint64_t linger_bytes;     /* bytes of a refused body read and dropped before the answer */
+    unsigned linger_time;      /* seconds the same may take */
+    unsigned drain_timeout;    /* seconds to let in-flight requests finish on SIGTERM, once accepting stopped */
+    unsigned drain_grace;      /* seconds SIGTERM keeps accepting (with Connection: close) before that */
+    uint64_t max_spool;        /* bytes of NDJSON bodies spooled at once, all requests together */
+    unsigned verify_interval;  /* seconds between checksums of the mapped table file; 0: on SIGHUP only */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
     uint64_t query_memory_total; /* bytes all queries in flight may hold together (grundy/alloc.h); 0: none */
     const char *tables_path;   /* table file; NULL: the default locations */
@@ -39,7 +48,9 @@ typedef struct gr_server_config {
 /* Defaults: 127.0.0.1:8080, one HTTP thread and one compute thread per
  * CPU the process may use (its affinity mask and cgroup cpu.max quota), a
  * cache of 64 MiB or an eighth of cgroup memory.max if less, 1 MiB bodies,
- * 1024 connections, 30 s idle timeout, 10 s drain, a queue of 64 heavy
+ * 1024 connections, 30 s idle timeout, 5 s to send a request head, no
+ * per-address limit, 8 KiB URLs, 16 KiB heads, 16 MiB or 10 s of a refused
+ * body read before the answer, 10 s drain, a queue of 64 heavy
  * queries waited on for at most 2 s, access log on, no CORS; query memory
  * of 256 MiB per query and 1 GiB in all, or an eighth and a half of cgroup
  * memory.max when there is one. */

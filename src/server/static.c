@@ -4,16 +4,11 @@
 
 #include <string.h>
 
-extern const unsigned char gr_web_index_html[], gr_web_app_js[], gr_web_style_css[], gr_web_favicon_svg[];
-extern const unsigned long gr_web_index_html_len, gr_web_app_js_len, gr_web_style_css_len,
-    gr_web_favicon_svg_len;
+#define DECLARE_WEB_FILE(sym, path, type) extern const unsigned char sym[]; extern const unsigned long sym##_len;
+GR_WEB_FILES(DECLARE_WEB_FILE)
 
-static const gr_asset assets[] = {
-    { "/", "text/html; charset=utf-8", gr_web_index_html, &gr_web_index_html_len },
-    { "/static/app.js", "text/javascript; charset=utf-8", gr_web_app_js, &gr_web_app_js_len },
-    { "/static/style.css", "text/css; charset=utf-8", gr_web_style_css, &gr_web_style_css_len },
-    { "/static/favicon.svg", "image/svg+xml", gr_web_favicon_svg, &gr_web_favicon_svg_len },
-};
+#define WEB_ASSET(sym, path, type) { path, type, sym, &sym##_len },
+static const gr_asset assets[] = { GR_WEB_FILES(WEB_ASSET) };
 
 #define N_ASSETS (sizeof assets / sizeof assets[0])
 

@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 #include "server/entity.h"
+#include "web_files.h" /* generated: GR_WEB_FILES, GR_WEB_FILE_COUNT */
 
-#define GR_ASSET_COUNT 4
+#define GR_ASSET_COUNT GR_WEB_FILE_COUNT
 
 typedef struct gr_asset {
     const char *path;           /* the request path: "/", "/static/app.js", ... */

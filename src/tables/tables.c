@@ -7,19 +7,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "tables/format.h"
+#include "tables/guard.h"
 
+/* After validation nothing is read from the mapping but the sections'
+ * data: the header's facts and the directory are copied, so that bytes
+ * changed in the file later cannot redirect a lookup. Sections that the
+ * verifier or a fault found changed are `off`: lookups skip them. */
 struct gr_tables {
     char *path;
     const unsigned char *base;
     size_t size;
     const gr_tf_header *header;
-    const gr_tf_entry *entries;
+    const gr_tf_entry *entries; /* the private copy, once validated */
     size_t nentries;
+    uint64_t file_checksum;     /* the header's checksum, which covers every section's */
+    atomic_bool *off;
+    atomic_ulong faults;        /* SIGBUS faults inside the mapping (tables/guard.h) */
+    size_t page;
 };
 
 static int fault(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -251,6 +262,26 @@ static int map_file(gr_tables *t, char *why, size_t n)
     return 0;
 }
 
+/* The private copies of the header's checksum and the directory. */
+static int keep_directory(gr_tables *t)
+{
+    gr_tf_entry *dir = malloc(t->nentries * sizeof *dir);
+    t->off = calloc(t->nentries, sizeof *t->off);
+    if (!dir || !t->off) {
+        free(dir);
+        return -1;
+    }
+    memcpy(dir, t->entries, t->nentries * sizeof *dir);
+    for (size_t i = 0; i < t->nentries; i++)
+        atomic_init(&t->off[i], false);
+    t->entries = dir;
+    t->file_checksum = t->header->header_checksum;
+    t->header = NULL; /* the mapped header is not read again */
+    atomic_init(&t->faults, 0);
+    t->page = (size_t)sysconf(_SC_PAGESIZE);
+    return 0;
+}
+
 int gr_tables_open(const char *path, gr_tables **out, char *why, size_t whylen)
 {
     *out = NULL;
@@ -259,10 +290,11 @@ int gr_tables_open(const char *path, gr_tables **out, char *why, size_t whylen)
         free(t);
         return fault(why, whylen, "out of memory");
     }
-    if (map_file(t, why, whylen) || validate(t, why, whylen)) {
+    if (map_file(t, why, whylen) || validate(t, why, whylen) || keep_directory(t)) {
         gr_tables_close(t);
         return -1;
     }
+    gr_tables_guard_add(t);
     *out = t;
     return 0;
 }
@@ -271,6 +303,10 @@ void gr_tables_close(gr_tables *t)
 {
     if (!t)
         return;
+    gr_tables_guard_remove(t);
+    if (t->off)
+        free((void *)t->entries);
+    free(t->off);
     if (t->base)
         munmap((void *)t->base, t->size);
     free(t->path);
@@ -280,6 +316,14 @@ void gr_tables_close(gr_tables *t)
 /* ---- lookups ------------------------------------------------------------ */
 
 const char *gr_tables_path(const gr_tables *t) { return t->path; }
+
+const char *gr_tables_file_name(const gr_tables *t)
+{
+    const char *slash = strrchr(t->path, '/');
+    return slash ? slash + 1 : t->path;
+}
+
+uint64_t gr_tables_checksum(const gr_tables *t) { return t->file_checksum; }
 uint64_t gr_tables_bytes(const gr_tables *t) { return t->size; }
 size_t gr_tables_count(const gr_tables *t) { return t->nentries; }
 
@@ -301,7 +345,7 @@ static const gr_tf_entry *find(const gr_tables *t, const char *name, uint32_t ki
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(t->entries[mid].name, name);
         if (c == 0)
-            return t->entries[mid].kind == kind ? &t->entries[mid] : NULL;
+            return t->entries[mid].kind == kind && !atomic_load(&t->off[mid]) ? &t->entries[mid] : NULL;
         if (c < 0)
             lo = mid + 1;
         else
@@ -376,4 +420,54 @@ uint64_t gr_tables_bits(const gr_tables *t, const char *name)
 {
     const gr_tf_entry *e = find(t, name, GR_TF_BITSET);
     return e ? e->count : 0;
+}
+
+/* ---- changes under the daemon ------------------------------------------- */
+
+bool gr_tables_section_off(const gr_tables *t, size_t i) { return atomic_load(&t->off[i]); }
+unsigned long gr_tables_faults(const gr_tables *t) { return atomic_load(&t->faults); }
+
+bool gr_tables_contains(const gr_tables *t, const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, b = (uintptr_t)t->base;
+    return t->base && a >= b && a - b < t->size;
+}
+
+/* In the SIGBUS handler: async-signal-safe (a system call, atomics, and
+ * reads of the private directory). The faulting page becomes a page of
+ * zeros, so that the access completes, and every section on it is off. */
+void gr_tables_fault(gr_tables *t, const void *addr)
+{
+    uintptr_t b = (uintptr_t)t->base;
+    uintptr_t page = ((uintptr_t)addr - b) / t->page * t->page;
+    mmap((void *)(b + page), t->page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    for (size_t i = 0; i < t->nentries; i++) {
+        const gr_tf_entry *e = &t->entries[i];
+        if (e->offset < page + t->page && e->offset + e->length > page)
+            atomic_store(&t->off[i], true);
+    }
+    atomic_fetch_add(&t->faults, 1);
+}
+
+size_t gr_tables_verify(gr_tables *t, void (*changed)(void *ctx, const char *name), void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nentries; i++) {
+        const gr_tf_entry *e = &t->entries[i];
+        if (atomic_load(&t->off[i]) || gr_tf_checksum(t->base + e->offset, e->length) == e->checksum)
+            continue;
+        atomic_store(&t->off[i], true);
+        n++;
+        if (changed)
+            changed(ctx, e->name);
+    }
+    return n;
+}
+
+size_t gr_tables_off_count(const gr_tables *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nentries; i++)
+        n += atomic_load(&t->off[i]);
+    return n;
 }

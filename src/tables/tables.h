@@ -43,6 +43,10 @@ int gr_tables_open(const char *path, gr_tables **out, char *why, size_t whylen);
 void gr_tables_close(gr_tables *t);
 
 const char *gr_tables_path(const gr_tables *t);
+/* The file's base name, and the checksum of its header (which covers every
+ * section's checksum): what /v1/tables shows instead of the path. */
+const char *gr_tables_file_name(const gr_tables *t);
+uint64_t gr_tables_checksum(const gr_tables *t);
 uint64_t gr_tables_bytes(const gr_tables *t);
 size_t gr_tables_count(const gr_tables *t);
 void gr_tables_info(const gr_tables *t, size_t i, gr_table_info *info);
@@ -61,5 +65,31 @@ uint64_t gr_tables_bits(const gr_tables *t, const char *name);
 
 /* Value at (r, c) of a GRID section; false when outside it. */
 bool gr_tables_grid(const gr_tables *t, const char *name, uint64_t r, uint64_t c, uint16_t *v);
+
+/* A file changed under the daemon. It is replaced by rename, never edited
+ * in place; should it be, the mapping's pages change with it. Validation
+ * copied the directory, so only section data is read from the mapping; a
+ * section whose bytes no longer match its checksum (gr_tables_verify), or
+ * that faulted because the file shrank (SIGBUS; tables/guard.h), is off:
+ * lookups behave as if it were not in the file, and the games compute
+ * without it. */
+
+/* Re-checksums every section still on; turns off those that changed,
+ * calling changed(ctx, name) for each; returns how many. Reading a page of
+ * a shrunk file faults, and turns its sections off too. */
+size_t gr_tables_verify(gr_tables *t, void (*changed)(void *ctx, const char *name), void *ctx);
+
+/* Whether section i (gr_tables_info's order) is off; how many are. */
+bool gr_tables_section_off(const gr_tables *t, size_t i);
+size_t gr_tables_off_count(const gr_tables *t);
+
+/* Faults taken in the mapping so far. A query that read the tables while
+ * this grew may have read zeros in place of values: the daemon answers it
+ * 503 instead. */
+unsigned long gr_tables_faults(const gr_tables *t);
+
+/* For the SIGBUS handler (tables/guard.c). */
+bool gr_tables_contains(const gr_tables *t, const void *addr);
+void gr_tables_fault(gr_tables *t, const void *addr);
 
 #endif

@@ -9,10 +9,13 @@
 // for Chromium's profile. Every wait is bounded: each test has TEST_TIMEOUT
 // ms, the whole run WATCHDOG ms. Answers shown on the page are compared with
 // the API's own answers to the same queries, fetched here directly.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 import { chromium } from "playwright-core";
+
+import { GAMES, checkMoves, clickMove, pageHistory, settled } from "./games.mjs";
 
 const [base, artifacts, profile] = process.argv.slice(2);
 if (!base || !artifacts || !profile) {
@@ -23,6 +26,7 @@ mkdirSync(artifacts, { recursive: true });
 
 const TEST_TIMEOUT = 20000;
 const WATCHDOG = 100000;
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
 // ---- helpers -------------------------------------------------------------------
@@ -49,9 +53,9 @@ function same(a, b, what) {
 }
 
 const shots = [];
-async function shot(page, name) {
+async function shot(page, name, fullPage = true) {
     const file = path.resolve(artifacts, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     shots.push(file);
 }
 
@@ -83,7 +87,7 @@ async function solveNim(piles) {
     await pickGame("nim");
     await page.fill("#f-piles", piles);
     await page.click("#solve");
-    await page.waitForFunction((p) => document.querySelector("#answer-request")?.textContent.includes(p),
+    await page.waitForFunction((p) => document.querySelector("#request-json")?.textContent.includes(p),
         piles.split(",")[0].trim(), { timeout: 5000 });
 }
 
@@ -137,7 +141,8 @@ test("a 10^18 position keeps every digit", async () => {
     same(s.move, api.move.text, "move");
     same(exact(s.next), api.next, "next");
     same(s.components.map((r) => r[1]), [a, b], "pile sizes");
-    assert((await page.textContent("#answer-request")).includes(a), "the request does not carry the exact digits");
+    assert((await page.textContent("#request-json")).includes(a), "the request does not carry the exact digits");
+    assert((await page.textContent("#request-curl")).includes(`"piles":[${a},${b}]`), "the curl command does not carry the position");
     const raw = await page.textContent("#answer-raw");
     assert(raw.includes(`"size":"${a}"`) && raw.includes(`"grundy":"${s.grundy}"`),
         `the page did not ask for string integers (Accept: application/json; integers=string): ${raw.slice(0, 200)}`);
@@ -167,13 +172,20 @@ test("every game's example solves through the form built from the catalogue (a n
         await pickGame(g.name);
         assert(!(await page.$("#answer-winner")), `${g.name}: the previous game's answer is still shown`);
         await page.click("#solve");
-        await page.waitForFunction((name) => document.querySelector("#answer-request")?.textContent.includes(`"${name}"`) ||
+        await page.waitForFunction((name) => document.querySelector("#request-json")?.textContent.includes(`"${name}"`) ||
             document.querySelector("#form-error").textContent, g.name, { timeout: 5000 });
         const error = await page.textContent("#form-error");
         assert(!error, `${g.name}: ${error}`);
-        same(canon(exact(await page.textContent("#answer-request"))), canon(g.example), `${g.name}: the request`);
+        same(canon(exact(await page.textContent("#request-json"))), canon(g.example), `${g.name}: the request`);
         const api = (await analyze(JSON.stringify(g.example))).body;
         same(await page.getAttribute("#answer-winner", "data-winner"), api.winner, `${g.name}: winner`);
+        const text = await page.textContent("#answer");
+        if (g.kind === "score") {
+            assert(!(await page.$("#answer-grundy")) && !/Grundy value/.test(text), `${g.name}: a score game shows a Grundy value`);
+            same(await page.textContent("#answer-value"), api.value, `${g.name}: value`);
+            assert(!(await page.$("#answer-convention")), `${g.name}: a score game shows a convention`);
+        }
+        assert(!/\u2192/.test(text), `${g.name}: the answer mixes the arrow \u2192 with ->`);
     }
 });
 
@@ -197,83 +209,200 @@ test("keyboard only: choose wythoff, type a position, solve with Enter", async (
     await page.keyboard.type("5, 9");
     await page.keyboard.press("Enter");
     await page.waitForSelector("#answer-winner", { timeout: 5000 });
-    await page.waitForFunction(() => document.querySelector("#answer-request")?.textContent.includes("wythoff"), null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector("#request-json")?.textContent.includes("wythoff"), null, { timeout: 5000 });
     const s = await shown();
     const api = (await analyze('{"game":"wythoff","piles":[5,9]}')).body;
     same(s.move, api.move.text, "move");
     same(s.winner, api.winner, "winner");
 });
 
-// Plays one game on the page: the user's moves are chosen by CHOOSE(heaps,
-// set), each service move is checked here for legality by LEGAL.
-async function playGame(first, choose, legal, maxMoves = 60) {
+// Opens the page at the link of QUERY (#q=...), as a shared link would.
+async function openLink(p, query) {
+    await p.goto("about:blank");
+    await p.goto(`${base}/#q=${encodeURIComponent(JSON.stringify(query))}`, { waitUntil: "load", timeout: 10000 });
+    await p.waitForSelector("body[data-ready=true]", { timeout: 10000 });
+}
+
+async function startPlay(first) {
     await page.check(`input[name=first][value=${first}]`);
     await page.click("#play-start");
     await page.waitForSelector("#play-board:not([hidden])", { timeout: 5000 });
-    for (let n = 0; n < maxMoves; n++) {
-        await page.waitForFunction(() => document.querySelector("#play-status")?.dataset.result ||
-            !document.querySelector("#move-submit").disabled, null, { timeout: 5000 });
-        if (await page.getAttribute("#play-status", "data-result")) break;
-        const heaps = await page.$$eval("#play-heaps li", (ls) => ls.map((l) => BigInt(l.dataset.heap)));
-        const m = await choose(heaps);
-        await page.selectOption("#move-pile", String(m.pile));
-        await page.fill("#move-take", String(m.take));
-        await page.click("#move-submit");
+}
+
+// Plays SPEC (a starting position and who moves first) to the end through
+// the page; returns the moves shown and the result.
+async function playThrough(spec, maxPlies = 30) {
+    await openLink(page, spec.query);
+    await startPlay(spec.first);
+    let plies = 0;
+    while ((await settled(page)) === "user") {
+        assert(++plies <= maxPlies, `${spec.query.game}: no end after ${maxPlies} user moves`);
+        await clickMove(page, (n) => plies * 7 % n);
     }
-    const history = await page.$$eval("#history li", (ls) => ls.map((l) => ({
-        who: l.dataset.player, before: JSON.parse(l.dataset.before), after: JSON.parse(l.dataset.after) })));
-    history.forEach((h, i) => {
-        if (i > 0) same(h.before, history[i - 1].after, `move ${i + 1} starts where move ${i} ended`);
-        if (i > 0) assert(h.who !== history[i - 1].who, `moves ${i} and ${i + 1} are by the same player`);
-        if (h.who === "service") assert(legal(h.before.map(BigInt), h.after.map(BigInt)),
-            `service move ${i + 1} is illegal: ${JSON.stringify(h.before)} -> ${JSON.stringify(h.after)}`);
-    });
+    const history = await pageHistory(page);
+    await checkMoves(base, history, exact);
+    assert(history.length > 0, `${spec.query.game}: no move was made`);
+    same(history[0].who, spec.first, `${spec.query.game}: the first mover`);
     const result = await page.getAttribute("#play-status", "data-result");
-    assert(result === "user" || result === "service", "the game did not end with a winner shown");
+    assert(["user", "service", "draw"].includes(result), `${spec.query.game}: no result shown`);
     const status = await page.textContent("#play-status");
-    assert(/you won|the service won/.test(status), `status: ${status}`);
-    return { history, result, status };
+    assert(/Game over: (you won|the service won|a draw)/.test(status), `${spec.query.game}: status ${status}`);
+    return { history, result };
 }
 
-function oneHeapDown(p, q, ok) {
-    const d = p.map((x, i) => x - q[i]).filter((x) => x !== 0n);
-    return q.length === p.length && d.length === 1 && d[0] > 0n && ok(d[0]);
-}
-
-test("a whole game of nim against the service (an illegal move refused first)", async () => {
-    await pickGame("nim");
-    await page.fill("#f-piles", "2, 3, 4");
-    let tried = false;
-    const { history, result } = await playGame("user", async (heaps) => {
-        if (!tried) { // taking more than the pile holds is refused, and nothing moves
-            tried = true;
-            await page.selectOption("#move-pile", "0");
-            await page.fill("#move-take", String(heaps[0] + 1n));
-            await page.click("#move-submit");
-            await page.waitForFunction(() => /Illegal move/.test(document.querySelector("#play-error").textContent), null, { timeout: 5000 });
-            const now = await page.$$eval("#play-heaps li", (ls) => ls.map((l) => l.dataset.heap));
-            same(now, heaps.map(String), "the position after an illegal move");
+for (const spec of GAMES) {
+    const misere = spec.query.convention === "misere";
+    test(`a whole game of ${misere ? "misère " : ""}${spec.query.game} against the service, ${spec.first === "user" ? "the user" : "the service"} first`, async () => {
+        const { history, result } = await playThrough(spec);
+        const end = exact(history.at(-1).after);
+        const last = history.at(-1).who;
+        if (["nim", "subtraction", "octal", "grundys_game", "wythoff"].includes(spec.query.game))
+            same(result, misere ? (last === "user" ? "service" : "user") : last,
+                 `${spec.query.game}: the winner (who made the last move${misere ? ", misère: the other player" : ""})`);
+        if (spec.query.game.startsWith("stone_")) {
+            const score = await page.textContent("#play-score");
+            assert(/Stones taken: you -?\d+, the service -?\d+\./.test(score), `${spec.query.game}: the score shown: ${score}`);
         }
-        const i = heaps.findIndex((h) => h > 0n); // a poor player: one token from the first pile
-        return { pile: i, take: 1n };
-    }, (p, q) => oneHeapDown(p, q, () => true));
-    assert(history.at(-1).after.every((h) => h === 0), "the game ended before every pile was empty");
-    same(result, history.at(-1).who, "the winner (the player who took the last token)");
-    await shot(page, "desktop-nim-game");
+        if (spec.query.game === "nim") assert(end.piles.every((h) => h === "0"), "nim ended before every pile was empty");
+        if (spec.query.game === "graph") await shot(page, "desktop-graph-game");
+        if (spec.query.game === "tictactoe") await shot(page, "desktop-tictactoe-game");
+    });
+}
+
+test("undo and redo step through the game; a new move after undo drops the undone ones", async () => {
+    await openLink(page, { game: "nim", piles: [2, 3] });
+    await startPlay("user");
+    await settled(page);
+    const start = await page.getAttribute("#board-box", "data-position");
+    await clickMove(page);
+    await settled(page);
+    const after = await page.getAttribute("#board-box", "data-position");
+    assert(after !== start, "the move did not change the position");
+    same((await pageHistory(page)).length, 2, "moves after one user move (and the reply)");
+    await page.click("#play-undo");
+    await page.waitForFunction((p) => document.querySelector("#board-box").dataset.position === p, start, { timeout: 5000 });
+    same(await settled(page), "user", "the turn after undo");
+    same((await pageHistory(page)).length, 0, "moves shown after undo");
+    assert(await page.evaluate(() => location.hash) === "#q=" + encodeURIComponent(start), "the URL does not follow undo");
+    await page.click("#play-redo");
+    await page.waitForFunction((p) => document.querySelector("#board-box").dataset.position === p, after, { timeout: 5000 });
+    same((await pageHistory(page)).length, 2, "moves shown after redo");
+    await page.click("#play-undo");
+    await settled(page);
+    await clickMove(page, (n) => n - 1);
+    await settled(page);
+    const history = await pageHistory(page);
+    same(history.length, 2, "moves after a new move");
+    same(await page.$$eval("#history > li.undone", (ls) => ls.length), 0, "undone moves left after a new move");
+    await checkMoves(base, history, exact);
 });
 
-test("subtraction {1, 3, 4}, the service first from a losing heap: the user wins", async () => {
-    await pickGame("subtraction");
-    await page.fill("#f-moves", "1, 3, 4");
-    await page.fill("#f-piles", "14");
-    const S = [1n, 3n, 4n];
-    const { history, result } = await playGame("service", async (heaps) => {
-        const a = (await analyze(`{"game":"subtraction","moves":[1,3,4],"piles":[${heaps.join(",")}]}`)).body;
-        assert(a.winner === "first", `the user should be winning at ${heaps}`);
-        return { pile: a.move.pile, take: a.move.take };
-    }, (p, q) => oneHeapDown(p, q, (d) => S.includes(d)));
-    same(result, "user", "the winner");
-    assert(history[0].who === "service", "the service did not move first");
+test("keyboard only on the board: Tab from Start reaches a token, Enter takes it, focus stays on the board", async () => {
+    await openLink(page, { game: "nim", piles: [2, 3] });
+    await page.focus("#play-start");
+    await page.keyboard.press("Enter");
+    await settled(page);
+    let inBoard = false;
+    for (let i = 0; i < 10 && !inBoard; i++) {
+        await page.keyboard.press("Tab");
+        inBoard = await page.evaluate(() => !!document.activeElement?.closest("#board"));
+    }
+    assert(inBoard, "Tab from the Start button never reached the board");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#history > li").length >= 1, null, { timeout: 5000 });
+    await settled(page);
+    await checkMoves(base, await pageHistory(page), exact);
+    assert(await page.evaluate(() => !!document.activeElement?.closest("#board-box, #play-status")),
+        "focus left the board after the move");
+});
+
+test("hint names a winning move, and the service's replies show their reasons", async () => {
+    await openLink(page, { game: "nim", piles: [3, 4, 5] });
+    await startPlay("user");
+    await settled(page);
+    await page.click("#play-hint-btn");
+    await page.waitForSelector("#hint-text", { timeout: 5000 });
+    const api = (await analyze('{"game":"nim","piles":[3,4,5]}')).body;
+    same(await page.textContent("#hint-text"), `Hint: ${api.move.text}`, "the hint");
+    assert(await page.locator("#board .hinted").count() >= 1, "the hint's move is not marked on the board");
+    await page.locator("#board .hinted").first().click();
+    const choice = page.locator("#chooser:not([hidden]) [data-choice]");
+    if (await choice.count()) await choice.first().click();
+    await settled(page);
+    const reply = page.locator("#history > li[data-player=service] details");
+    assert(await reply.count() === 1, "the service's move has no reasons");
+    const text = await reply.first().textContent();
+    assert(text.length > 20, `the service's reasons: ${text}`);
+});
+
+test("a structured why (steps, values, lists) and winning_moves are drawn, however they nest", async () => {
+    const drawn = await page.evaluate(async () => {
+        const { reasons } = await import("/static/answer.js");
+        const a = { explanation: "Nim-sum 3 ^ 4 ^ 5 = 2.",
+                    why: { steps: [{ text: "Grundy values in binary", values: ["011", "100", "101"] },
+                                   { text: "Change pile 0 to 1", from: "3", to: "1", options: [{ move: "take 1", grundy: "2" }] }] },
+                    winning_moves: { total: "1", moves: [{ move: { pile: "0", take: "2", text: "Take 2 from pile 0 (3 -> 1)." },
+                                                           next: { piles: ["1", "4", "5"] } }] } };
+        const box = document.createElement("div");
+        box.append(...reasons(a, "t"));
+        const bare = document.createElement("div");
+        bare.append(...reasons({ explanation: "x", why: { steps: [] }, winning_moves: { total: null, moves: [] } }, "u"));
+        return { explanation: box.querySelector("#t-explanation")?.textContent,
+                 steps: [...box.querySelector("#t-why ol.why-list").children].map((li) => li.querySelector("p")?.textContent),
+                 values: box.querySelector("#t-why dd")?.textContent,
+                 nested: box.querySelectorAll("#t-why ol ol li").length,
+                 winning: box.querySelector("#t-winning-moves")?.textContent,
+                 winningItem: box.querySelector("#t-winning-moves li > .why-item > p")?.textContent,
+                 bare: bare.querySelectorAll(".why").length };
+    });
+    same(drawn.explanation, "Nim-sum 3 ^ 4 ^ 5 = 2.", "the explanation");
+    same(drawn.steps, ["Grundy values in binary", "Change pile 0 to 1"], "the steps of why");
+    same(drawn.values, "011, 100, 101", "a list of values");
+    same(drawn.nested, 1, "the options nested in a step");
+    assert(/total1/.test(drawn.winning.replace(/\s/g, "")) && drawn.winning.includes('{"piles":[1,4,5]}'),
+        `winning_moves: ${drawn.winning}`);
+    same(drawn.winningItem, "Take 2 from pile 0 (3 -> 1).", "a winning move named by its text");
+    same(drawn.bare, 0, "sections drawn for an empty why and no winning moves");
+});
+
+test("a link reproduces the position and the answer; back and forward step through positions", async () => {
+    const q = { game: "wythoff", piles: [5, 9] };
+    await openLink(page, q);
+    await page.waitForSelector("#answer-winner", { timeout: 5000 });
+    same(await page.inputValue("#game"), "wythoff", "the game from the link");
+    same(await page.inputValue("#f-piles"), "5, 9", "the piles from the link");
+    const api = (await analyze(JSON.stringify(q))).body;
+    same(await page.textContent("#answer-move"), api.move.text, "the answer from the link");
+    same(exact(await page.textContent("#request-json")), exact(JSON.stringify(q)), "the request shown");
+    const link = page.url();
+    await page.fill("#f-piles", "3, 5");
+    await page.click("#solve");
+    await page.waitForFunction(() => document.querySelector("#request-json")?.textContent.includes("[3,5]"), null, { timeout: 5000 });
+    assert(page.url() !== link, "a new position did not change the URL");
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector("#request-json")?.textContent.includes("[5,9]"), null, { timeout: 5000 });
+    same(await page.inputValue("#f-piles"), "5, 9", "the piles after back");
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector("#request-json")?.textContent.includes("[3,5]"), null, { timeout: 5000 });
+    // The same link in a new page: the same position and answer.
+    const other = await context.newPage();
+    watch(other);
+    await other.goto(link, { waitUntil: "load", timeout: 10000 });
+    await other.waitForSelector("#answer-winner", { timeout: 10000 });
+    same(await other.textContent("#answer-move"), api.move.text, "the answer in a new page");
+    await other.close();
+});
+
+test("switching games clears the board of the game being played", async () => {
+    await openLink(page, { game: "nim", piles: [2, 3] });
+    await startPlay("user");
+    await settled(page);
+    await page.selectOption("#game", "wythoff");
+    assert(await page.locator("#play-board").isHidden(), "the nim board is still shown after choosing wythoff");
+    await startPlay("user");
+    await settled(page);
+    const pos = exact(await page.getAttribute("#board-box", "data-position"));
+    same(pos.game, "wythoff", "the game on the board");
 });
 
 test("the Grundy sequence of a subtraction game is drawn with its period", async () => {
@@ -293,25 +422,89 @@ test("the Grundy sequence of a subtraction game is drawn with its period", async
     await shot(page, "desktop-chart");
 });
 
-test("a phone-sized viewport (390 x 844) lays out without sideways scrolling", async () => {
+// axe-core in the page (evaluated, not a script tag: the page's
+// Content-Security-Policy rightly refuses inline scripts); the serious and
+// critical violations, as text.
+async function axeProblems(p) {
+    await p.evaluate(AXE);
+    const found = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`));
+    return found;
+}
+
+// The answer, a game on the board and the chart, all on one page.
+async function fillPage(p) {
+    await openLink(p, { game: "subtraction", moves: [1, 3, 4], piles: [9, 4] });
+    await p.waitForSelector("#answer-winner", { timeout: 5000 });
+    await p.check("input[name=first][value=user]");
+    await p.click("#play-start");
+    await p.waitForFunction(() => document.querySelector("#board-box")?.dataset.state === "user", null, { timeout: 5000 });
+    await p.fill("#chart-n", "40");
+    await p.click("#chart-draw");
+    await p.waitForSelector("#chart-svg", { timeout: 10000 });
+}
+
+test("axe-core: no serious or critical violations on the desktop (answer, board, chart)", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await fillPage(page);
+    const problems = await axeProblems(page);
+    assert(problems.length === 0, problems.join("; "));
+    await shot(page, "desktop-1280x800", false);
+    await shot(page, "desktop-1280x800-full");
+});
+
+test("axe-core: no serious or critical violations on the boards (graph with a token picked up, grid, cells, coins, chips, stairs)", async () => {
+    for (const name of ["graph", "grid", "tictactoe", "coins", "can_i_win", "staircase"]) {
+        await openLink(page, GAMES.find((s) => s.query.game === name).query);
+        await startPlay("user");
+        await settled(page);
+        if (name === "graph" || name === "grid") await page.locator("#board [data-target]:not([disabled]):not([aria-disabled=true])").first().click();
+        const problems = await axeProblems(page);
+        assert(problems.length === 0, `${name}: ${problems.join("; ")}`);
+    }
+});
+
+test("a phone (390 x 844): no sideways scrolling, Solve brings the answer into view, labels of 11 px or more, axe-core", async () => {
     const phone = await context.newPage();
     watch(phone);
-    await phone.setViewportSize({ width: 390, height: 844 });
-    await load(phone);
-    await phone.fill("#f-piles", "3, 4, 5");
-    await phone.click("#solve");
-    await phone.waitForSelector("#answer-winner", { timeout: 5000 });
-    await phone.check("input[name=first][value=user]");
-    await phone.click("#play-start");
-    await phone.waitForSelector("#play-board:not([hidden])", { timeout: 5000 });
-    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
-    assert(width <= 390, `the page is ${width} px wide`);
-    const box = await phone.locator("#solve").boundingBox();
-    assert(box && box.height >= 40, "the Solve button is smaller than a finger");
-    const file = path.resolve(artifacts, "phone.png");
-    await phone.screenshot({ path: file, fullPage: true });
-    shots.push(file);
-    await phone.close();
+    try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await load(phone);
+        await phone.fill("#f-piles", "3, 4, 5");
+        await phone.click("#solve");
+        await phone.waitForSelector("#answer-winner", { timeout: 5000 });
+        await phone.waitForFunction(() => { // the scroll may be smooth
+            const r = document.querySelector("#answer-winner").getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight;
+        }, null, { timeout: 3000 }).catch(() => {});
+        const r = await phone.evaluate(() => {
+            const b = document.querySelector("#answer-winner").getBoundingClientRect();
+            return { top: b.top, bottom: b.bottom, height: window.innerHeight };
+        });
+        assert(r.top >= 0 && r.bottom <= r.height, `the answer is not in view after Solve: ${JSON.stringify(r)}`);
+        await fillPage(phone);
+        const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+        assert(width <= 390, `the page is ${width} px wide`);
+        const box = await phone.locator("#solve").boundingBox();
+        assert(box && box.height >= 40, "the Solve button is smaller than a finger");
+        const sizes = await phone.$$eval("#chart-svg text", (ts) => ts.map((t) =>
+            parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+        assert(sizes.length > 2, "the chart has no labels");
+        const small = Math.min(...sizes);
+        assert(small >= 11, `a chart label is ${small.toFixed(1)} px on a phone`);
+        const problems = await axeProblems(phone);
+        assert(problems.length === 0, problems.join("; "));
+        await shot(phone, "phone-390x844", false);
+        await shot(phone, "phone-390x844-full");
+    } finally {
+        await phone.close();
+    }
+});
+
+test("one arrow throughout: the page never writes \u2192", async () => {
+    const text = await page.evaluate(() => document.body.innerText);
+    assert(!text.includes("\u2192"), "the page shows \u2192 beside the service's ->");
 });
 
 test("no console errors but the service's expected 422 answers", async () => {
@@ -334,7 +527,6 @@ function report(n, name, err) {
 }
 
 async function main() {
-    console.log(`1..${tests.length}`);
     const dog = setTimeout(() => {
         console.log(`Bail out! the browser tests exceeded ${WATCHDOG} ms`);
         process.exit(1);
@@ -346,7 +538,7 @@ async function main() {
             headless: true,
             args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-            viewport: { width: 1280, height: 900 },
+            viewport: { width: 1280, height: 800 },
             timeout: 30000,
         });
         page = context.pages()[0] || await context.newPage();
@@ -354,6 +546,7 @@ async function main() {
         page.setDefaultTimeout(10000);
     } catch (e) {
         tests.forEach((t, i) => report(i + 1, t.name, i ? "Chromium did not start" : e));
+        console.log(`1..${tests.length}`);
         process.exit(1);
     }
     for (const [i, t] of tests.entries()) {
@@ -369,6 +562,8 @@ async function main() {
         console.log(`# ${t.name}: ${Date.now() - t0} ms`);
     }
     for (const f of shots) console.log(`# screenshot: ${f}`);
+    console.log(`# ${tests.length - failed} passed, ${failed} failed`);
+    console.log(`1..${tests.length}`); // the plan last: a run cut short has none
     await context.close().catch(() => {});
     clearTimeout(dog);
     process.exit(failed ? 1 : 0);

@@ -94,6 +94,10 @@ HUMAN_QUERIES = [
     {"game": "graph", "edges": [[0, 1], [1, 0], [1, 2]], "tokens": [0, 1]},
     {"game": "grid", "rows": 4, "cols": 5, "steps": [[0, 1], [0, -1], [1, 0]], "tokens": [[0, 0], [2, 3]]},
     {"game": "nim", "piles": [3, 5, 2], "compound": "selective_proper"},
+    {"game": "nim", "piles": list(range(1, 21))},
+    {"game": "grundys_game", "piles": [7, 13, 20]},
+    {"game": "coins", "rule": "ruler", "heads": [3, 5, 6]},
+    {"game": "staircase", "stairs": [0, 3, 2, 5]},
 ]
 VERDICTS = {"first": "The player to move wins", "second": "The player to move loses",
             "draw": "A draw with best play"}
@@ -129,9 +133,50 @@ def check_human(query, answer, text):
                 p.append("Period %r, want %r" % (f.get("Period"), want_period))
     if f.get("Why") != answer["explanation"]:
         p.append("Why %r, want %r" % (f.get("Why"), answer["explanation"]))
+    p += check_why_words(answer, f, text)
     if any(len(line) > 79 for line in text.split("\n") if " " in line.strip()):
         p.append("a wrapped line is wider than 79 columns: %r" % text)
     return [("%s: " % json.dumps(query)) + x for x in p]
+
+
+def nim_sum_rows(step):
+    """The rows of the nim-sum table `grundy query` prints for a nim_sum step
+    (none when it is wider than 32 bits), whitespace collapsed."""
+    if step["width"] > 32:
+        return []
+    rows = ["%s %d %s %d" % (step["name"], i, b, v)
+            for i, (b, v) in enumerate(zip(step["binary"][:16], step["values"]))]
+    if step["components"] > 16:
+        rows.append("... and %d more" % (step["components"] - 16))
+    if all(c["ones"] <= 9 for c in step["columns"]):
+        rows.append("ones " + "".join(str(c["ones"]) for c in step["columns"]))
+    rows.append("nim-sum %s %d" % (step["nim_sum_binary"], step["nim_sum"]))
+    return rows
+
+
+def check_why_words(answer, f, text):
+    """Each step from its own line under Why:, the nim-sum as a table of
+    binary columns, and every listed winning move."""
+    p = []
+    steps = answer["why"]["steps"]
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("Why:")]
+    for s in steps:
+        first = s["text"].split(" ")[0]
+        if starts and not any(line[15:].startswith(first) for line in lines[starts[0]:]):
+            p.append("step %r does not start a line" % s["step"])
+    for s in steps:
+        if s["step"] == "nim_sum":
+            rows = nim_sum_rows(s)
+            if rows and " ".join(f.get("Nim-sum", "").split()) != " ".join(rows):
+                p.append("Nim-sum table %r, want rows %r" % (f.get("Nim-sum"), rows))
+    w = answer["winning_moves"]
+    if w["moves"] or w["total"] is None:
+        got = f.get("Winning moves", "")
+        total = "not counted" if w["total"] is None else str(w["total"])
+        if not got.startswith(total + " in all") or any(m["move"]["text"] not in got for m in w["moves"]):
+            p.append("Winning moves %r, want %s in all and %r" % (got, total, [m["move"]["text"] for m in w["moves"]]))
+    return p
 
 
 def t_human(grundy):
@@ -181,6 +226,12 @@ def t_json_when_piped(grundy):
     rc, tty, _ = run_pty([grundy, "query", "--json", q], timeout=20)
     if rc != 0 or tty.decode().replace("\r\n", "\n") != plain:
         p.append("--json on a terminal: exit %r, %r" % (rc, tty))
+    rc, tty, _ = run_pty([grundy, "query", json.dumps({"game": "nim", "piles": [3, 4, 5]})], timeout=20)
+    table = ("Nim-sum:       pile 0   011  3\n               pile 1   100  4\n               pile 2   101  5\n"
+             "               ones     212\n               nim-sum  010  2\n")
+    tty = tty.decode("utf-8", "replace").replace("\r\n", "\n")
+    if rc != 0 or table not in tty or "Winning moves: 1 in all\n               Take 2 from pile 0" not in tty:
+        p.append("on a terminal, nim (3, 4, 5) lacks the nim-sum table or the winning moves: %r" % tty)
     return p
 
 

@@ -21,12 +21,19 @@ TAP = Tap()
 WATCHDOG_SECONDS = 55
 WEB = os.path.join(REPO_ROOT, "web")
 
-ASSETS = {
-    "/": ("index.html", "text/html; charset=utf-8"),
-    "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
-    "/static/style.css": ("style.css", "text/css; charset=utf-8"),
-    "/static/favicon.svg": ("favicon.svg", "image/svg+xml"),
-}
+TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+         "css": "text/css; charset=utf-8", "svg": "image/svg+xml"}
+
+
+def web_files():
+    """The playground's files as src/server/meson.build lists them (the one list)."""
+    with open(os.path.join(REPO_ROOT, "src", "server", "meson.build"), encoding="utf-8") as f:
+        m = re.search(r"^web_files = \[(.*?)\]", f.read(), re.S | re.M)
+    return re.findall(r"'([^']+)'", m.group(1))
+
+
+# The request path of each file: (its name in web/, its Content-Type).
+ASSETS = {("/" if n == "index.html" else "/static/" + n): (n, TYPES[n.rsplit(".", 1)[1]]) for n in web_files()}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -110,9 +117,17 @@ def t_page_references(port):
     html = read_web("index.html").decode("utf-8")
     p = []
     refs = re.findall(r'\b(?:src|href)="(/[^"]*)"', html)
-    local = [u for u in refs if u.startswith("/static/")]
-    if sorted(set(local)) != sorted(k for k in ASSETS if k != "/"):
-        p.append("the page loads %r, the daemon serves %r" % (sorted(set(local)), sorted(ASSETS)))
+    # What the page loads: its links, and the modules app.js imports, in turn.
+    local = {u for u in refs if u.startswith("/static/")}
+    todo = [u for u in local if u.endswith(".js")]
+    while todo:
+        for name in re.findall(r'^import\b[^;]*?\bfrom "\./([^"]+)";', read_web(todo.pop()[len("/static/"):]).decode(), re.M):
+            if "/static/" + name not in local:
+                local.add("/static/" + name)
+                todo.append("/static/" + name)
+    if sorted(local) != sorted(k for k in ASSETS if k != "/"):
+        p.append("the page loads %r, the daemon serves %r" % (sorted(local), sorted(ASSETS)))
+    refs += sorted(local)
     c = Client(port)
     for u in refs:
         r = c.request("GET", u)
@@ -126,11 +141,22 @@ def t_page_references(port):
         p.append("an inline <style> element")
     for attr in re.findall(r"\s(style|on[a-z]+)=", html):
         p.append("an inline %s= attribute" % attr)
-    js = read_web("app.js").decode("utf-8")
-    for bad in ("eval(", "new Function", "innerHTML", "setAttribute(\"style\""):
-        if bad in js:
-            p.append("app.js uses %s (blocked by the CSP, or unsafe)" % bad)
+    for name in (n for n, _ in ASSETS.values() if n.endswith(".js")):
+        js = read_web(name).decode("utf-8")
+        for bad in ("eval(", "new Function", "innerHTML", "setAttribute(\"style\"", "style: "):
+            if bad in js:
+                p.append("%s uses %s (blocked by the CSP, or unsafe)" % (name, bad))
     return p
+
+
+def t_openapi_lists_the_files(port):
+    """openapi.yaml's /static/{asset} enum names exactly the files served."""
+    with open(os.path.join(REPO_ROOT, "openapi.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    block = re.search(r"^  /static/\{asset\}:\n.*?enum:\n((?:\s+- \S+\n)+)", text, re.S | re.M)
+    listed = sorted(re.findall(r"- (\S+)", block.group(1))) if block else []
+    served = sorted(n for n, _ in ASSETS.values() if n != "index.html")
+    return [] if listed == served else ["openapi.yaml lists %r under /static/{asset}, the daemon serves %r" % (listed, served)]
 
 
 def t_metrics(port):
@@ -158,6 +184,8 @@ def main():
         TAP.run("the page loads only files that are served, with no inline script or style",
                 t_page_references, d.port)
         TAP.run("playground requests are counted under route=\"/\"", t_metrics, d.port)
+        TAP.run("openapi.yaml's /static/{asset} lists the files src/server/meson.build serves",
+                t_openapi_lists_the_files, d.port)
         d.stop()
 
     return run_main(TAP, "test_playground.py", WATCHDOG_SECONDS, body)

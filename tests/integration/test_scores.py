@@ -47,7 +47,7 @@ TAP = Tap()
 # Answer checks
 
 ANSWER_ORDER = ["game", "convention", "winner", "grundy", "value", "components", "move", "next",
-                "explanation"]
+                "winning_moves", "why", "explanation"]
 
 
 def is_int(v):

@@ -233,10 +233,12 @@ RULES = ("powers_of_two", "primes", "squares")
 def catalog_problems(body, path, size, grundys_bound, octal_values):
     """Checks a GET /v1/tables body against the file's known contents."""
     p = []
-    if list(body) != ["path", "bytes", "sections"]:
+    if list(body) != ["file", "checksum", "bytes", "sections"]:
         p.append("top-level members %r" % list(body))
-    if body.get("path") != path:
-        p.append("path %r, expected %r" % (body.get("path"), path))
+    if body.get("file") != os.path.basename(path):
+        p.append("file %r, expected %r (the base name of %r)" % (body.get("file"), os.path.basename(path), path))
+    if not re.fullmatch(r"[0-9a-f]{16}", str(body.get("checksum"))):
+        p.append("checksum %r is not 16 hex digits" % body.get("checksum"))
     if body.get("bytes") != size:
         p.append("bytes %r, expected %d" % (body.get("bytes"), size))
     sections = body.get("sections") or []

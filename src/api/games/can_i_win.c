@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/games/score_common.h"
+#include "api/games/score_why.h"
 #include "grundy/score.h"
 
 /* ---- Can I Win ------------------------------------------------------------ */
@@ -72,8 +73,89 @@ static int read_pool(gr_query *q, pool *p)
     return read_used(q, p->max, &p->mask, &p->used, &p->nused);
 }
 
+/* ---- the account: a state is the mask of used numbers --------------------- */
+
+/* The sum of the numbers in mask. */
+static uint64_t mask_sum(uint32_t mask)
+{
+    uint64_t sum = 0;
+    for (unsigned k = 1; mask; k++, mask >>= 1)
+        sum += mask & 1 ? k : 0;
+    return sum;
+}
+
+/* The i-th unused number of the pool. */
+static unsigned nth_unused(const pool *p, uint32_t mask, size_t i)
+{
+    unsigned k = 1;
+    while (k <= p->max && ((mask >> (k - 1) & 1) || i-- > 0))
+        k++;
+    return k;
+}
+
+static size_t pool_moves(const void *ctx, const void *state, gr_score_entry *e, size_t cap)
+{
+    const pool *p = ctx;
+    uint32_t mask = *(const uint32_t *)state;
+    size_t n = 0;
+    if (mask_sum(mask) >= p->target)
+        return 0;
+    for (unsigned k = 1; k <= p->max && n < cap; k++) {
+        if (mask >> (k - 1) & 1)
+            continue;
+        gr_score_entry *one = gr_score_entry_add(e, &n, "pick %u", k);
+        if (!one) {
+            gr_score_entries_free(e, n);
+            return SIZE_MAX;
+        }
+        gr_json_add_u64(one->move, "pick", k);
+    }
+    return n;
+}
+
+static int pool_value(const void *ctx, const void *state, size_t i, gr_budget *b, gr_i128 *v)
+{
+    const pool *p = ctx;
+    uint32_t mask = *(const uint32_t *)state;
+    unsigned pick = nth_unused(p, mask, i), next_pick;
+    int outcome = 0;
+    if (mask_sum(mask) + pick >= p->target) {
+        *v = 1;
+        return 0;
+    }
+    if (gr_can_i_win((unsigned)p->max, mask | UINT32_C(1) << (pick - 1), (int64_t)p->target, b, &outcome,
+                     &next_pick) != GR_OK)
+        return -1;
+    *v = -outcome;
+    return 0;
+}
+
+static int pool_best(const void *ctx, const void *state, gr_budget *b, size_t *i, gr_i128 *v)
+{
+    const pool *p = ctx;
+    uint32_t mask = *(const uint32_t *)state;
+    int outcome = 0;
+    unsigned pick = 0;
+    if (gr_can_i_win((unsigned)p->max, mask, (int64_t)p->target, b, &outcome, &pick) != GR_OK || !pick)
+        return -1;
+    *i = (size_t)__builtin_popcount(~mask & ((UINT32_C(1) << (pick - 1)) - 1));
+    *v = outcome;
+    return 0;
+}
+
+static void pool_play(const void *ctx, void *state, size_t i)
+{
+    uint32_t *mask = state;
+    *mask |= UINT32_C(1) << (nth_unused(ctx, *mask, i) - 1);
+}
+
+static const gr_score_game pool_game = { .state_size = sizeof(uint32_t),
+    .unit = "value (+1 win, 0 draw, -1 loss)", .moves = pool_moves, .value = pool_value,
+    .best = pool_best, .play = pool_play, .max_moves = GR_CAN_I_WIN_MAX };
+
 static int analyze_can_i_win(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     pool p;
     int rc = read_pool(q, &p);
     int outcome = 0;
@@ -88,6 +170,7 @@ static int analyze_can_i_win(gr_query *q)
                                  "position wins if some pick reaches the total or leaves a losing "
                                  "position; a draw when the remaining numbers cannot reach it. value "
                                  "is +1 win, 0 draw, -1 loss for the player to move.");
+        gr_score_why_account(q, &pool_game, &p, &p.mask, outcome, before - q->budget.left);
         if (pick)
             rc = can_i_win_move(q, p.used, p.nused, pick);
     }

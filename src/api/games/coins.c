@@ -10,6 +10,8 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/sum_why.h"
+#include "api/why.h"
 #include "grundy/coins.h"
 
 static const struct {
@@ -184,8 +186,11 @@ static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv,
     uint64_t after = heads_after(p, mv, rule);
     if (after <= q->limits->max_items)
         return next_heads(q, p, mv, rule);
-    gr_text_add(&q->ans.explanation, " The position after the move has %" PRIu64 " heads, more than "
-                "the limit of %" PRIu64 ", so \"next\" is omitted.", after, q->limits->max_items);
+    cJSON *step = gr_why_step(q, "next_omitted");
+    gr_why_u64(step, "heads", after);
+    gr_why_u64(step, "max_items", q->limits->max_items);
+    gr_why_say(q, step, "The position after the move has %" PRIu64 " heads, more than the limit of %"
+               PRIu64 ", so \"next\" is omitted.", after, q->limits->max_items);
     return 0;
 }
 
@@ -311,6 +316,21 @@ static int moves_coins(gr_query *q, gr_move_sink *sink)
     return rc;
 }
 
+/* "coins": every head is a heap of the value its position has alone (the
+ * first GR_WHY_LISTED heads listed with their values). */
+static void explain_heads(gr_query *q, const coins_pos *p, const uint64_t *v, size_t which)
+{
+    cJSON *step = gr_why_step(q, "coins");
+    size_t listed = p->n < GR_WHY_LISTED ? p->n : GR_WHY_LISTED;
+    gr_why_str(step, "rule", rules[which].name);
+    gr_why_u64(step, "heads_total", p->n);
+    gr_why_u64s(step, "heads", p->heads, listed);
+    gr_why_u64s(step, "values", v, listed);
+    gr_why_say(q, step, "Coin turning, %s (%s); coins are numbered from 1 at the left. Each head is a "
+               "heap whose Grundy value is that of the position with it alone, and the value of a "
+               "position is the nim-sum over its heads.", rules[which].name, rules[which].summary);
+}
+
 static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
 {
     gr_coins_rule rule = rules[which].rule;
@@ -333,18 +353,20 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
     q->ans.grundy_known = true;
     q->ans.grundy = x;
     q->ans.winner = x ? "first" : "second";
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Coin turning, %s (%s); coins are numbered from 1 at the left. The value of a "
-                "position is the nim-sum over its heads: ", rules[which].name, rules[which].summary);
-    gr_text_nim_sum(t, v, p->n, x);
-    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
+    explain_heads(q, p, v, which);
+    gr_why_nim_sum(q, v, p->n, x, "head");
     int rc = 0;
     for (size_t i = 0; x && i < p->n; i++) {
         gr_coins_move mv;
         if ((v[i] ^ x) >= v[i] || gr_coins_move_to(rule, p->heads[i], v[i] ^ x, &mv) != GR_OK)
             continue;
-        gr_text_add(t, " Turning at coin %" PRIu64 " changes its contribution from %" PRIu64 " to %"
-                    PRIu64 ".", p->heads[i], v[i], v[i] ^ x);
+        gr_why_target(q, i, v[i], x, "head");
+        cJSON *step = gr_why_step(q, "coin_turn");
+        gr_why_u64(step, "coin", p->heads[i]);
+        gr_why_u64(step, "from", v[i]);
+        gr_why_u64(step, "to", v[i] ^ x);
+        gr_why_say(q, step, "Turning at coin %" PRIu64 " changes its contribution from %" PRIu64 " to %"
+                   PRIu64 ".", p->heads[i], v[i], v[i] ^ x);
         rc = answer_move(q, p, &mv, rule);
         x = 0;
     }

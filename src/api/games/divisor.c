@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "api/games/game.h"
+#include "api/why.h"
 #include "grundy/divisor.h"
 #include "tables/tables.h"
 
@@ -54,12 +55,15 @@ static int analyze_divisor(gr_query *q)
         return -1;
     bool win = gr_divisor_move(n, &take);
     q->ans.winner = win ? "first" : "second";
-    gr_text_add(&q->ans.explanation,
-                "From an odd number every divisor is odd, so every move leaves an even number; "
-                "from an even number taking 1 leaves an odd one. The player to move wins iff n is "
-                "even: %" PRIu64 " is %s.", n, win ? "even" : "odd");
-    if (!q->ans.grundy_known)
-        gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
+    cJSON *step = gr_why_step(q, "parity");
+    gr_why_u64(step, "n", n);
+    gr_why_bool(step, "even", win);
+    if (q->ans.grundy_known)
+        gr_why_u64(step, "grundy", q->ans.grundy);
+    gr_why_say(q, step, "From an odd number every divisor is odd, so every move leaves an even number; "
+               "from an even number taking 1 leaves an odd one. The player to move wins iff n is even: "
+               "%" PRIu64 " is %s.%s", n, win ? "even, so take 1 (any odd divisor leaves an odd number)" : "odd",
+               q->ans.grundy_known ? "" : " The Grundy value is not computed at this size.");
     return win ? divisor_move(q, n, take) : 0;
 }
 

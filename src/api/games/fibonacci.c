@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "api/games/game.h"
+#include "api/why.h"
 #include "grundy/fibonacci.h"
 
 static int read_state(gr_query *q, uint64_t *n, uint64_t *limit)
@@ -27,15 +28,30 @@ static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t
     return 0;
 }
 
-static void fib_explain(gr_text *t, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms)
+/* "zeckendorf": {n, terms[], smallest, limit, can_take}. */
+static void fib_explain(gr_query *q, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms,
+                        bool win)
 {
-    gr_text_add(t, "Zeckendorf representation: %" PRIu64 " = ", n);
+    cJSON *step = gr_why_step(q, "zeckendorf");
+    gr_why_u64(step, "n", n);
+    gr_why_u64s(step, "terms", terms, nterms);
+    if (nterms)
+        gr_why_u64(step, "smallest", terms[nterms - 1]);
+    gr_why_u64(step, "limit", limit);
+    gr_why_bool(step, "can_take", win);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Zeckendorf representation: %" PRIu64 " = ", n);
     for (size_t i = 0; i < nterms; i++)
-        gr_text_add(t, "%s%" PRIu64, i ? " + " : "", terms[i]);
+        gr_text_add(&t, "%s%" PRIu64, i ? " + " : "", terms[i]);
     if (nterms == 0)
-        gr_text_add(t, "0 (no tokens: no move)");
-    gr_text_add(t, ". The player to move wins iff the smallest term is at most the limit %" PRIu64
+        gr_text_add(&t, "0 (no tokens: no move)");
+    gr_text_add(&t, ". The player to move wins iff the smallest term is at most the limit %" PRIu64
                 " (and at most n).", limit);
+    if (win)
+        gr_why_say(q, step, "%s It is (%" PRIu64 "): take it, leaving a number whose smallest term is "
+                   "more than twice the take.", t.buf, terms[nterms - 1]);
+    else
+        gr_why_say(q, step, "%s It is not, so the player to move loses.", t.buf);
 }
 
 /* The move that takes `take` of n: move {take, text} and next {n, limit}. */
@@ -68,13 +84,8 @@ static int analyze_fibonacci(gr_query *q)
     uint64_t take = 0;
     bool win = gr_fibonacci_move(n, limit, &take);
     q->ans.winner = win ? "first" : "second";
-    fib_explain(&q->ans.explanation, n, limit, terms, nterms);
-    if (!win) {
-        gr_text_add(&q->ans.explanation, " It is not, so the player to move loses.");
-        return 0;
-    }
-    gr_text_add(&q->ans.explanation, " Take it: %" PRIu64 ".", take);
-    return fib_move(q, n, take);
+    fib_explain(q, n, limit, terms, nterms, win);
+    return win ? fib_move(q, n, take) : 0;
 }
 
 /* Canonical order: take 1, 2, ..., min(limit, n). */
@@ -87,6 +98,34 @@ static int moves_fibonacci(gr_query *q, gr_move_sink *sink)
     sink->total = most;
     for (uint64_t take = sink->from < most ? (uint64_t)sink->from + 1 : most + 1; take <= most; take++) {
         if (fib_move(q, n, take))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    }
+    return 0;
+}
+
+/* The winning takes: t wins iff the opponent's (n - t, 2t) loses, that is
+ * n - t = 0 or its smallest Zeckendorf term exceeds 2t. Then t is below
+ * half of every term of n - t, so Zeckendorf(n) is Zeckendorf(n - t) and
+ * Zeckendorf(t) side by side: t is a sum of n's smallest terms. So the
+ * candidates are those suffix sums (at most 46), ascending. */
+static int winning_fibonacci(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS], take[GR_ZECKENDORF_MAX_TERMS];
+    if (read_state(q, &n, &limit))
+        return -1;
+    size_t k = gr_zeckendorf(n, terms), count = 0;
+    uint64_t sum = 0;
+    for (size_t j = k; j-- > 0;) { /* terms[j .. k) are the smallest k - j terms */
+        sum += terms[j];
+        bool leaves_loss = j == 0 || terms[j - 1] > 2 * sum; /* sum <= n < 2^63: no overflow */
+        if (sum <= limit && leaves_loss)
+            take[count++] = sum;
+    }
+    sink->total = count;
+    for (size_t i = sink->from < count ? (size_t)sink->from : count; i < count; i++) {
+        if (fib_move(q, n, take[i]))
             return -1;
         if (!sink->put(sink, q))
             return q->err->code ? -1 : 0;
@@ -108,6 +147,7 @@ static const gr_field fibonacci_fields[] = {
 const gr_game gr_game_fibonacci = { .name = "fibonacci",
     .summary = "Take 1..limit tokens; the opponent's limit becomes twice the take.",
     .compounds = ONE, .analyze = analyze_fibonacci, .moves = moves_fibonacci,
+    .winning = winning_fibonacci,
     .kind = GR_KIND_IMPARTIAL, FIELDS(fibonacci_fields),
     .example = "{\"game\":\"fibonacci\",\"n\":12,\"limit\":11}"
 };

@@ -153,8 +153,9 @@ static void graph_node_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "node %" PRIu64, client_id(ctx, v));
 }
 
-/* Answers the position (sink NULL) or lists its moves into sink. */
-static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, gr_move_sink *sink)
+/* Answers the position (sink NULL) or lists its moves (`list`) into sink. */
+static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, gr_move_sink *sink,
+                        gr_token_list_fn list)
 {
     char board[96];
     snprintf(board, sizeof board, "a graph with %" PRIu32 " node%s and %zu edge%s", g->nnodes,
@@ -162,10 +163,10 @@ static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, g
     gr_token_board b = { .graph = g, .at = in->dense + 2 * in->nedges, .ntokens = in->ntokens,
                          .ctx = in, .node_item = graph_node_item, .node_text = graph_node_text,
                          .board = board };
-    return sink ? gr_token_moves(q, &b, sink) : gr_token_sum(q, &b);
+    return sink ? list(q, &b, sink) : gr_token_sum(q, &b);
 }
 
-static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink)
+static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink, gr_token_list_fn list)
 {
     gr_graph g = { 0 };
     uint32_t *from = gr_malloc((in->nedges + 1) * sizeof *from), *to = gr_malloc((in->nedges + 1) * sizeof *to);
@@ -182,7 +183,7 @@ static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink)
     if (s != GR_OK)
         rc = gr_fail_engine(q->err, s, "edges", "this graph");
     else
-        rc = graph_answer(q, in, &g, sink);
+        rc = graph_answer(q, in, &g, sink, list);
 out:
     gr_graph_free(&g);
     gr_free(from);
@@ -190,19 +191,19 @@ out:
     return rc;
 }
 
-static int read_and_solve(gr_query *q, gr_move_sink *sink)
+static int read_and_solve(gr_query *q, gr_move_sink *sink, gr_token_list_fn list)
 {
     graph_input in = { 0 };
     int rc = read_graph(q, &in);
     if (rc == 0)
-        rc = solve_graph(q, &in, sink);
+        rc = solve_graph(q, &in, sink, list);
     free_input(&in);
     return rc;
 }
 
 static int analyze_graph(gr_query *q)
 {
-    return read_and_solve(q, NULL);
+    return read_and_solve(q, NULL, NULL);
 }
 
 /* Canonical order: token by token as "tokens" lists them; a token's moves
@@ -211,7 +212,13 @@ static int analyze_graph(gr_query *q)
  * [u, u] is a move that leaves the position as it was. */
 static int moves_graph(gr_query *q, gr_move_sink *sink)
 {
-    return read_and_solve(q, sink);
+    return read_and_solve(q, sink, gr_token_moves);
+}
+
+/* The moves that make the nim-sum 0 (api/sums/token_sum.h). */
+static int winning_graph(gr_query *q, gr_move_sink *sink)
+{
+    return read_and_solve(q, sink, gr_token_winning);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -236,7 +243,7 @@ static const gr_constraint graph_constraints[] = {
 
 const gr_game gr_game_graph = { .name = "graph", .summary = "Move one token along an edge of a directed graph (cycles allowed).",
     .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_graph,
-    .moves = moves_graph, .kind = GR_KIND_IMPARTIAL, FIELDS(graph_fields),
+    .moves = moves_graph, .winning = winning_graph, .kind = GR_KIND_IMPARTIAL, FIELDS(graph_fields),
     CONSTRAINTS(graph_constraints),
     .example = "{\"game\":\"graph\",\"edges\":[[0,1],[1,2]],\"tokens\":[0,0,1],\"nodes\":3}"
 };

@@ -133,12 +133,16 @@ static int read_grid(gr_query *q, grid *g)
     return read_tokens(q, g);
 }
 
+/* The step is range-checked before it is added: a step as long as the
+ * board or longer never stays on it, and any shorter one added to a square
+ * stays far inside int64_t. */
 static bool on_board(const grid *g, uint64_t r, uint64_t c, const int64_t st[2], uint32_t *to)
 {
-    int64_t r2 = (int64_t)r + st[0], c2 = (int64_t)c + st[1];
     if (st[0] <= -(int64_t)g->rows || st[0] >= (int64_t)g->rows || st[1] <= -(int64_t)g->cols ||
-        st[1] >= (int64_t)g->cols || r2 < 0 || c2 < 0 || (uint64_t)r2 >= g->rows ||
-        (uint64_t)c2 >= g->cols)
+        st[1] >= (int64_t)g->cols)
+        return false;
+    int64_t r2 = (int64_t)r + st[0], c2 = (int64_t)c + st[1];
+    if (r2 < 0 || c2 < 0 || (uint64_t)r2 >= g->rows || (uint64_t)c2 >= g->cols)
         return false;
     *to = (uint32_t)((uint64_t)r2 * g->cols + (uint64_t)c2);
     return true;
@@ -175,8 +179,8 @@ static void square_text(const void *ctx, uint32_t v, gr_text *t)
     gr_text_add(t, "[%" PRIu64 ", %" PRIu64 "]", v / g->cols, v % g->cols);
 }
 
-/* Answers the position (sink NULL) or lists its moves into sink. */
-static int read_and_solve(gr_query *q, gr_move_sink *sink)
+/* Answers the position (sink NULL) or lists its moves (`list`) into sink. */
+static int read_and_solve(gr_query *q, gr_move_sink *sink, gr_token_list_fn list)
 {
     grid g = { .nsteps = 0 };
     gr_graph board = { 0 };
@@ -193,7 +197,7 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink)
                  g.cols, g.nsteps, g.nsteps == 1 ? "" : "s");
         gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
                              .node_item = square_item, .node_text = square_text, .board = name };
-        rc = sink ? gr_token_moves(q, &b, sink) : gr_token_sum(q, &b);
+        rc = sink ? list(q, &b, sink) : gr_token_sum(q, &b);
     }
     gr_graph_free(&board);
     gr_free(g.steps);
@@ -203,7 +207,7 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink)
 
 static int analyze_grid(gr_query *q)
 {
-    return read_and_solve(q, NULL);
+    return read_and_solve(q, NULL, NULL);
 }
 
 /* Canonical order: token by token as "tokens" lists them; a token's moves
@@ -211,7 +215,13 @@ static int analyze_grid(gr_query *q)
  * them), each step that keeps the token on the board once. */
 static int moves_grid(gr_query *q, gr_move_sink *sink)
 {
-    return read_and_solve(q, sink);
+    return read_and_solve(q, sink, gr_token_moves);
+}
+
+/* The moves that make the nim-sum 0 (api/sums/token_sum.h). */
+static int winning_grid(gr_query *q, gr_move_sink *sink)
+{
+    return read_and_solve(q, sink, gr_token_winning);
 }
 
 /* ---- contract ------------------------------------------------------------ */
@@ -238,7 +248,7 @@ static const gr_constraint grid_constraints[] = {
 
 const gr_game gr_game_grid = { .name = "grid", .summary = "Move one token by one of the steps on a rows x cols board.",
     .misere = true, .compounds = SUMS, .compound_note = CYCLE_NOTE, .analyze = analyze_grid,
-    .moves = moves_grid, .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
+    .moves = moves_grid, .winning = winning_grid, .kind = GR_KIND_IMPARTIAL, FIELDS(grid_fields),
     CONSTRAINTS(grid_constraints),
     .example = "{\"game\":\"grid\",\"rows\":4,\"cols\":5,\"steps\":[[0,1],[0,-1],[1,0]],"
                "\"tokens\":[[0,0],[2,3]]}"

@@ -71,12 +71,34 @@ static gr_status grundys_values(gr_query *q, uint64_t need, grundys_ctx *c)
     return gr_grundys_solve(need, &q->budget, seq);
 }
 
-static int analyze_grundys_game(gr_query *q)
+/* ---- listing moves: heap n splits into (a, n - a), 1 <= a < n - a, a ascending */
+
+static gr_u128 grundys_count(void *ctx, size_t pile, uint64_t n)
+{
+    (void)ctx;
+    (void)pile;
+    return n >= 3 ? (n - 1) / 2 : 0;
+}
+
+static void grundys_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+{
+    (void)ctx;
+    (void)pile;
+    uint64_t a = (uint64_t)k + 1;
+    *mv = (gr_heap_move){ .take = 0, .nparts = 2, .part = { a, n - a } };
+}
+
+/* The answer (sink NULL) or the winning moves into sink. */
+static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
 {
     uint64_t *piles = NULL;
     size_t npiles;
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
+    if (q->misere && sink) {
+        gr_mem_free(piles);
+        return 1;
+    }
     if (q->misere) {
         gr_heap_game game = gr_heap_game_grundys();
         int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, "Grundy's game");
@@ -94,31 +116,25 @@ static int analyze_grundys_game(gr_query *q)
     if (s != GR_OK) {
         rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
     } else {
+        gr_heap_options o = { .count = grundys_count, .at = grundys_at };
         gr_heap_rules rules = { .ctx = &ctx, .value = grundys_value, .move = grundys_move,
                                 .name = "Grundy's game (split a heap into two unequal heaps)",
-                                .remote = grundys_remote, .splits = true };
-        rc = gr_heap_sum(q, piles, npiles, &rules);
+                                .remote = grundys_remote, .splits = true, .options = &o };
+        rc = sink ? gr_heap_winning(q, piles, npiles, &rules, sink) : gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_free(&ctx.seq);
     gr_mem_free(piles);
     return rc;
 }
 
-/* ---- listing moves: heap n splits into (a, n - a), 1 <= a < n - a, a ascending */
-
-static gr_u128 grundys_count(void *ctx, size_t pile, uint64_t n)
+static int analyze_grundys_game(gr_query *q)
 {
-    (void)ctx;
-    (void)pile;
-    return n >= 3 ? (n - 1) / 2 : 0;
+    return solve_grundys_game(q, NULL);
 }
 
-static void grundys_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv)
+static int winning_grundys_game(gr_query *q, gr_move_sink *sink)
 {
-    (void)ctx;
-    (void)pile;
-    uint64_t a = (uint64_t)k + 1;
-    *mv = (gr_heap_move){ .take = 0, .nparts = 2, .part = { a, n - a } };
+    return solve_grundys_game(q, sink);
 }
 
 static int moves_grundys_game(gr_query *q, gr_move_sink *sink)
@@ -148,6 +164,7 @@ static const gr_constraint grundys_constraints[] = {
 
 const gr_game gr_game_grundys_game = { .name = "grundys_game", .summary = "Split one heap into two non-empty heaps of different sizes.",
     .misere = true, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
+    .winning = winning_grundys_game,
     .compound_note = "every move splits a heap, and the two heaps would remain one component, "
                      "which \"piles\" cannot express",
     .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields), CONSTRAINTS(grundys_constraints),

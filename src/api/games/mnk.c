@@ -7,6 +7,8 @@
 
 #include "api/games/game.h"
 #include "api/games/mnk_board.h"
+#include "api/games/score_why.h"
+#include "api/why.h"
 #include "grundy/mnk.h"
 
 static const char *player_name(gr_mnk_player p)
@@ -64,24 +66,95 @@ static int mnk_move(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, un
 
 static void mnk_explain(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, const gr_mnk_result *r)
 {
-    gr_text *t = &q->ans.explanation;
+    cJSON *step = gr_why_step(q, "rule");
     if (pos->over) {
         if (pos->winner)
-            gr_text_add(t, "The game is over: %s has %u in a row.", player_name(pos->winner), g->k);
+            gr_why_say(q, step, "The game is over: %s has %u in a row.", player_name(pos->winner), g->k);
         else
-            gr_text_add(t, "The game is over: the board is full without %u in a row.", g->k);
+            gr_why_say(q, step, "The game is over: the board is full without %u in a row.", g->k);
         return;
     }
-    gr_text_add(t, "Alpha-beta search over the whole game tree (%ux%u board, %u in a row) with a "
-                "transposition table keyed by the board up to symmetry. With best play %s ",
-                g->rows, g->cols, g->k, player_name(pos->to_move));
-    if (r->value > 0)
-        gr_text_add(t, "wins in %u move%s (both players' moves counted).", r->plies, r->plies == 1 ? "" : "s");
-    else if (r->value < 0)
-        gr_text_add(t, "loses in %u move%s (both players' moves counted).", r->plies, r->plies == 1 ? "" : "s");
+    gr_text t = { .len = 0 };
+    if (r->value)
+        gr_text_add(&t, "%s in %u move%s (both players' moves counted)", r->value > 0 ? "wins" : "loses",
+                    r->plies, r->plies == 1 ? "" : "s");
     else
-        gr_text_add(t, "draws.");
+        gr_text_add(&t, "draws");
+    gr_why_say(q, step, "Alpha-beta search over the whole game tree (%ux%u board, %u in a row) with a "
+               "transposition table keyed by the board up to symmetry. With best play %s %s.", g->rows,
+               g->cols, g->k, player_name(pos->to_move), t.buf);
 }
+
+/* ---- the account: a board as the score games walk it ------------------ */
+
+/* The cell of the i-th empty cell of pos. */
+static unsigned nth_empty(const gr_mnk_position *pos, size_t i)
+{
+    uint64_t taken = pos->x | pos->o;
+    unsigned cell = 0;
+    while ((taken >> cell & 1) || i-- > 0)
+        cell++;
+    return cell;
+}
+
+static size_t board_moves(const void *ctx, const void *state, gr_score_entry *e, size_t cap)
+{
+    const gr_mnk *g = ctx;
+    const gr_mnk_position *pos = state;
+    size_t n = 0, count = pos->over ? 0 : pos->empty;
+    for (size_t i = 0; i < count && n < cap; i++) {
+        unsigned cell = nth_empty(pos, i);
+        gr_score_entry *one = gr_score_entry_add(e, &n, "%s row %u, column %u", player_name(pos->to_move),
+                                                 cell / g->cols, cell % g->cols);
+        if (!one) {
+            gr_score_entries_free(e, n);
+            return SIZE_MAX;
+        }
+        gr_json_add_u64(one->move, "cell", cell);
+    }
+    return n;
+}
+
+static int board_value(const void *ctx, const void *state, size_t i, gr_budget *b, gr_i128 *v)
+{
+    const gr_mnk *g = ctx;
+    gr_mnk_position after;
+    gr_mnk_result r;
+    if (gr_mnk_play(g, state, nth_empty(state, i), &after) != GR_OK ||
+        gr_mnk_solve(g, &after, b, &r) != GR_OK)
+        return -1;
+    *v = -r.value;
+    return 0;
+}
+
+static int board_best(const void *ctx, const void *state, gr_budget *b, size_t *i, gr_i128 *v)
+{
+    const gr_mnk *g = ctx;
+    const gr_mnk_position *pos = state;
+    gr_mnk_result r;
+    if (gr_mnk_solve(g, pos, b, &r) != GR_OK || r.best_cell < 0)
+        return -1;
+    uint64_t below = (pos->x | pos->o) & ((UINT64_C(1) << r.best_cell) - 1);
+    *i = (size_t)r.best_cell - (size_t)__builtin_popcountll(below);
+    *v = r.value;
+    return 0;
+}
+
+static void board_play(const void *ctx, void *state, size_t i)
+{
+    gr_mnk_position after;
+    if (gr_mnk_play(ctx, state, nth_empty(state, i), &after) == GR_OK)
+        *(gr_mnk_position *)state = after;
+}
+
+static int board_render(gr_query *q, const void *ctx, const void *state, size_t i)
+{
+    return mnk_move(q, ctx, state, nth_empty(state, i));
+}
+
+static const gr_score_game board_game = { .state_size = sizeof(gr_mnk_position),
+    .unit = "value (+1 win, 0 draw, -1 loss)", .moves = board_moves, .value = board_value,
+    .best = board_best, .play = board_play, .render = board_render, .max_moves = GR_MNK_MAX_CELLS };
 
 /* The rules g checked and "board" read into *pos; 0, or -1 with q->err. */
 static int read_position(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
@@ -94,6 +167,7 @@ static int read_position(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
 
 int gr_mnk_answer(gr_query *q, const gr_mnk *g)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     gr_mnk_position pos;
     if (read_position(q, g, &pos))
         return -1;
@@ -106,6 +180,7 @@ int gr_mnk_answer(gr_query *q, const gr_mnk *g)
     q->ans.value = r.value;
     q->ans.components = cJSON_CreateArray();
     mnk_explain(q, g, &pos, &r);
+    gr_score_why_account(q, &board_game, g, &pos, r.value, before - q->budget.left);
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
 }
 

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 
 #include "api/games/game.h"
+#include "api/games/nim_fast.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/heap_why.h"
+#include "api/why.h"
 #include "grundy/nim.h"
 
 static gr_status nim_value(const void *ctx, size_t pile, uint64_t n, uint64_t *g)
@@ -39,13 +42,22 @@ static gr_status nim_remote(const void *ctx, size_t pile, uint64_t n, gr_budget 
 }
 
 
-static void misere_explain(gr_text *t, const uint64_t *piles, size_t n, bool win)
+/* The "misere_nim" step: {big, ones, nim_sum, win}, Bouton's misere rule. */
+static void misere_explain(gr_query *q, const uint64_t *piles, size_t n, bool win)
 {
     size_t big = 0, ones = 0;
     for (size_t i = 0; i < n; i++) {
         big += piles[i] > 1;
         ones += piles[i] == 1;
     }
+    cJSON *step = gr_why_step(q, "misere_nim");
+    if (!step)
+        return;
+    gr_why_u64(step, "big", big);
+    gr_why_u64(step, "ones", ones);
+    gr_why_u64(step, "nim_sum", gr_nim_sum(piles, n));
+    gr_why_bool(step, "win", win);
+    gr_text text = { .len = 0 }, *t = &text;
     gr_text_add(t, "Misere nim (the player who cannot move wins). ");
     if (big == 0)
         gr_text_add(t, "Every pile has at most one token and %zu piles are non-empty: the player to "
@@ -56,6 +68,7 @@ static void misere_explain(gr_text *t, const uint64_t *piles, size_t n, bool win
                     "leaving only piles of size <= 1 must leave an odd number of 1s.",
                     gr_nim_sum(piles, n));
     gr_text_add(t, win ? " The player to move wins." : " The player to move loses.");
+    gr_why_say(q, step, "%s", t->buf);
 }
 
 static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
@@ -65,7 +78,7 @@ static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
     q->ans.winner = win ? "first" : "second";
     if (gr_pile_components(q, piles, n, piles))
         return -1;
-    misere_explain(&q->ans.explanation, piles, n, win);
+    misere_explain(q, piles, n, win);
     bool has_move = false;
     for (size_t i = 0; i < n; i++)
         has_move |= piles[i] > 0;
@@ -73,24 +86,6 @@ static int analyze_misere(gr_query *q, const uint64_t *piles, size_t n)
         return 0;
     gr_heap_move mv = { .take = piles[pm.pile] - pm.to, .nparts = pm.to ? 1 : 0, .part = { pm.to, 0 } };
     return gr_heap_answer_move(q, piles, n, pm.pile, &mv);
-}
-
-static int analyze_nim(gr_query *q)
-{
-    uint64_t *piles;
-    size_t n;
-    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
-        return -1;
-    int rc;
-    if (q->misere) {
-        rc = analyze_misere(q, piles, n);
-    } else {
-        gr_heap_rules rules = { .value = nim_value, .move = nim_move,
-                                .name = "Nim: a pile's Grundy value is its size", .remote = nim_remote };
-        rc = gr_heap_sum(q, piles, n, &rules);
-    }
-    gr_mem_free(piles);
-    return rc;
 }
 
 /* Heap n's options: take 1, 2, ..., n. */
@@ -106,6 +101,46 @@ static void nim_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *
     (void)ctx;
     (void)pile;
     *mv = gr_heap_take(n, (uint64_t)k + 1);
+}
+
+#define NIM_RULE "Nim: a pile's Grundy value is its size"
+
+/* The answer (sink NULL) or the winning moves into sink. */
+static int solve_nim(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles;
+    size_t n;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    int rc;
+    gr_heap_options o = { .count = nim_count, .at = nim_at };
+    gr_heap_rules rules = { .value = nim_value, .move = nim_move,
+                            .name = NIM_RULE, .remote = nim_remote,
+                            .options = &o, .one_option_per_value = true };
+    if (q->misere)
+        rc = sink ? 1 : analyze_misere(q, piles, n);
+    else
+        rc = sink ? gr_heap_winning(q, piles, n, &rules, sink) : gr_heap_sum(q, piles, n, &rules);
+    gr_mem_free(piles);
+    return rc;
+}
+
+void gr_nim_why(gr_query *q, const uint64_t *piles, size_t n)
+{
+    gr_heap_options o = { .count = nim_count, .at = nim_at };
+    gr_heap_rules rules = { .value = nim_value, .move = nim_move, .name = NIM_RULE, .options = &o,
+                            .one_option_per_value = true };
+    gr_heap_why_disjunctive(q, piles, piles, n, &rules);
+}
+
+static int analyze_nim(gr_query *q)
+{
+    return solve_nim(q, NULL);
+}
+
+static int winning_nim(gr_query *q, gr_move_sink *sink)
+{
+    return solve_nim(q, sink);
 }
 
 static int moves_nim(gr_query *q, gr_move_sink *sink)
@@ -128,6 +163,7 @@ static const gr_field nim_fields[] = {
 
 const gr_game gr_game_nim = { .name = "nim", .summary = "Take any positive number of tokens from one pile.",
     .misere = true, .misere_any = true, .compounds = SUMS, .analyze = analyze_nim, .moves = moves_nim,
+    .winning = winning_nim,
     .kind = GR_KIND_IMPARTIAL, FIELDS(nim_fields),
     .example = "{\"game\":\"nim\",\"piles\":[3,4,5]}"
 };

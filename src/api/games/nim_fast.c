@@ -163,7 +163,7 @@ static bool read_body(nim_body *b)
  * runs for every line of a large NDJSON stream, and per-write bounds checks
  * and growth cost more than the words. */
 
-/* Room for any answer of n piles, explanation included, plus a slot's slack
+/* Room for any slim answer of n piles, plus a slot's slack
  * for the last whole-slot copy. */
 #define ANSWER_ROOM(n) (1024u + 128u * (n) + PILE_SLOT)
 
@@ -238,20 +238,60 @@ static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
     return LIT(p, "]}");
 }
 
-static char *write_explanation(char *p, const nim_body *b, uint64_t x, size_t i)
+/* Room for one entry of "winning_moves" ({"move": ..., "next": ...}) of n piles. */
+#define WINNING_ROOM(n) (256u + 24u * (n) + PILE_SLOT)
+
+/* The answer without "why" and "explanation" takes at most half of
+ * GR_NIM_FAST_MAX_ANSWER; those two (at most 64-bit columns and 16 options
+ * for at most 12 piles, an explanation of at most 1023 characters) take
+ * well under the other half, which tests/test_nim_fast.c checks on the
+ * widest positions. */
+_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM(GR_NIM_FAST_MAX_PILES)
+                   <= GR_NIM_FAST_MAX_ANSWER / 2,
+               "GR_NIM_FAST_MAX_ANSWER must cover every answer");
+
+/* ,"winning_moves":{...}: one move per pile that holds the nim-sum's
+ * highest bit, as the winning hook lists them (api/winning.h). */
+static bool write_winning(gr_buf *out, const nim_body *b, uint64_t x)
 {
-    p = LIT(p, ",\"explanation\":\"Nim: a pile's Grundy value is its size. Nim-sum of the Grundy values: ");
-    if (b->n == 0)
-        p = LIT(p, "(no piles)");
-    for (size_t k = 0; k < b->n; k++)
-        p = pile(k ? LIT(p, " ^ ") : p, b, k);
-    p = num(LIT(p, " = "), x);
-    if (!x)
-        return LIT(p, ", zero, so every move loses: the player to move loses.\"}");
-    p = num(LIT(p, ", non-zero, so the player to move wins by making it 0. Move pile "), i);
-    p = pile(LIT(p, " from Grundy value "), b, i);
-    p = num(LIT(p, " to "), b->piles[i] ^ x);
-    return LIT(p, ".\"}");
+    size_t total = 0;
+    for (size_t k = 0; x && k < b->n; k++)
+        total += (b->piles[k] ^ x) < b->piles[k];
+    if (!gr_buf_grow(out, 64 + total * WINNING_ROOM(b->n)))
+        return false;
+    char *p = out->data + out->len;
+    p = num(LIT(p, ",\"winning_moves\":{\"total\":"), total);
+    p = LIT(p, ",\"moves\":[");
+    for (size_t k = 0, listed = 0; total && k < b->n; k++) {
+        if ((b->piles[k] ^ x) >= b->piles[k])
+            continue;
+        char *entry = p + (listed++ ? 1 : 0);
+        *p = ',';
+        p = write_move(entry, b, k, b->piles[k] ^ x);
+        *entry = '{'; /* write_move begins ,"move": */
+        *p++ = '}';
+    }
+    p = LIT(p, "]}");
+    out->len = (size_t)(p - out->data);
+    return true;
+}
+
+/* "why" and "explanation", built by the general path's own account. */
+static bool write_why(gr_buf *out, const nim_body *b)
+{
+    gr_query q;
+    memset(&q, 0, sizeof q);
+    gr_nim_why(&q, b->piles, b->n);
+    gr_buf_str(out, ",\"why\":");
+    if (q.ans.why)
+        gr_buf_json(out, q.ans.why);
+    else
+        gr_buf_str(out, "{\"steps\":[]}");
+    gr_buf_str(out, ",\"explanation\":");
+    gr_buf_json_string(out, q.ans.explanation.buf);
+    gr_buf_put(out, "}", 1);
+    cJSON_Delete(q.ans.why);
+    return !out->oom;
 }
 
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
@@ -261,8 +301,10 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     b.len = len;
     b.pos = b.n = 0;
     b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
-    if (!read_body(&b) || b.n > limits->max_items)
+    /* A full answer's winning_moves and why are the general path's. */
+    if (!read_body(&b) || !b.slim || b.n > limits->max_items)
         return false;
+    size_t start = out->len;
     if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {
         out->oom = false; /* the general path may still answer, or say it is out of memory */
         return false;
@@ -279,8 +321,14 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     p = num(LIT(p, ",\"grundy\":"), x);
     p = write_components(p, &b);
     p = x ? write_move(p, &b, i, b.piles[i] ^ x) : LIT(p, ",\"move\":null,\"next\":null");
-    p = b.slim ? LIT(p, "}") : write_explanation(p, &b, x, i);
+    if (b.slim)
+        *p++ = '}';
     out->len = (size_t)(p - out->data);
+    if (!b.slim && !(write_winning(out, &b, x) && write_why(out, &b))) {
+        out->len = start;
+        out->oom = false;
+        return false;
+    }
     out->data[out->len] = '\0';
     return true;
 }

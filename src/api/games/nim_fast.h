@@ -4,8 +4,9 @@
  * It answers a body that is exactly a JSON object with "game": "nim",
  * "piles": an array of at most GR_NIM_FAST_MAX_PILES integers written as
  * plain digits (up to 2^63 - 1), and optionally "convention": "normal" and
- * "explain": true or false (false: the slim answer), in any order, with JSON whitespace, no other member, no string escapes. It
- * writes the very bytes the general path (gr_api_analyze) writes for that
+ * "explain": true or false, in any order, with JSON whitespace, no other
+ * member, no string escapes. Its "winning_moves", "why" and "explanation"
+ * are the general path's own (gr_nim_why builds the account). It writes the very bytes the general path (gr_api_analyze) writes for that
  * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
  * compute budget on either path. */
@@ -22,12 +23,16 @@
 
 /* The room, in bytes, that any answer of the fast path fits in: a caller
  * whose buffer has this much free never sees it grow. */
-#define GR_NIM_FAST_MAX_ANSWER 3072u
+#define GR_NIM_FAST_MAX_ANSWER 32768u
 
 /* Appends the answer to out and returns true, or returns false with out
  * unchanged when the body is not in the fast path's form (or when memory
  * runs out). */
 bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out);
+
+/* The account ("why" and "explanation") the general path gives of the
+ * normal-play nim position `piles`, into q->ans (api/games/nim.c). */
+void gr_nim_why(gr_query *q, const uint64_t *piles, size_t n);
 
 /* The game the fast path answers, for the reply's metrics label. */
 const struct gr_game *gr_nim_fast_game(void);

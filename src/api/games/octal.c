@@ -113,43 +113,6 @@ static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t 
     return gr_fail_engine(q->err, s, "piles", "the Grundy values of this octal game");
 }
 
-static int analyze_octal(gr_query *q)
-{
-    uint64_t *piles = NULL;
-    size_t npiles;
-    octal_ctx ctx = { .ref = { .seq = { 0 } } };
-    if (read_code(q, &ctx.code) ||
-        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
-        return -1;
-    if (q->misere) {
-        char code[16], name[48];
-        gr_octal_format(&ctx.code, code);
-        snprintf(name, sizeof name, "octal game %s", code);
-        gr_heap_game game = gr_heap_game_octal(&ctx.code);
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
-        gr_mem_free(piles);
-        return rc;
-    }
-    uint64_t need = gr_max_u64(piles, npiles);
-    bool from_table = false;
-    gr_status s = octal_values(q, &ctx, need, &from_table);
-    int rc;
-    if (s != GR_OK) {
-        rc = octal_failure(q, s, &ctx, need, from_table);
-    } else {
-        char code[16], name[64];
-        gr_octal_format(&ctx.code, code);
-        snprintf(name, sizeof name, "Octal game %s", code);
-        gr_heap_rules rules = { .ctx = &ctx, .value = octal_value, .move = octal_move,
-                                .seq = &ctx.ref.seq, .name = name, .remote = octal_remote,
-                                .splits = octal_splits(&ctx.code) };
-        rc = gr_heap_sum(q, piles, npiles, &rules);
-    }
-    gr_seq_ref_release(&ctx.ref);
-    gr_mem_free(piles);
-    return rc;
-}
-
 /* ---- listing moves ------------------------------------------------------------
  * Heap n's options, k ascending (k tokens removed, digit d_k): when d_k has
  * bit 1 and n = k, take the heap; when it has bit 2 and n > k, leave n - k;
@@ -201,6 +164,59 @@ static void octal_at(void *ctx, size_t pile, uint64_t n, gr_u128 index, gr_heap_
     }
 }
 
+/* The answer (sink NULL) or the winning moves into sink. */
+static int solve_octal(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    octal_ctx ctx = { .ref = { .seq = { 0 } } };
+    if (read_code(q, &ctx.code) ||
+        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    if (q->misere && sink) {
+        gr_mem_free(piles);
+        return 1;
+    }
+    if (q->misere) {
+        char code[16], name[48];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "octal game %s", code);
+        gr_heap_game game = gr_heap_game_octal(&ctx.code);
+        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
+        gr_mem_free(piles);
+        return rc;
+    }
+    uint64_t need = gr_max_u64(piles, npiles);
+    bool from_table = false;
+    gr_status s = octal_values(q, &ctx, need, &from_table);
+    int rc;
+    if (s != GR_OK) {
+        rc = octal_failure(q, s, &ctx, need, from_table);
+    } else {
+        char code[16], name[64];
+        gr_octal_format(&ctx.code, code);
+        snprintf(name, sizeof name, "Octal game %s", code);
+        gr_heap_options o = { .ctx = &ctx.code, .count = octal_count, .at = octal_at };
+        gr_heap_rules rules = { .ctx = &ctx, .value = octal_value, .move = octal_move,
+                                .seq = &ctx.ref.seq, .name = name, .remote = octal_remote,
+                                .splits = octal_splits(&ctx.code), .options = &o };
+        rc = sink ? gr_heap_winning(q, piles, npiles, &rules, sink) : gr_heap_sum(q, piles, npiles, &rules);
+    }
+    gr_seq_ref_release(&ctx.ref);
+    gr_mem_free(piles);
+    return rc;
+}
+
+static int analyze_octal(gr_query *q)
+{
+    return solve_octal(q, NULL);
+}
+
+static int winning_octal(gr_query *q, gr_move_sink *sink)
+{
+    return solve_octal(q, sink);
+}
+
 static int moves_octal(gr_query *q, gr_move_sink *sink)
 {
     uint64_t *piles = NULL;
@@ -236,6 +252,7 @@ static const gr_constraint octal_constraints[] = {
 const gr_game gr_game_octal = { .name = "octal",
     .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
     .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
+    .winning = winning_octal,
     .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
     CONSTRAINTS(octal_constraints),
     .example = "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/games/score_common.h"
+#include "api/why.h"
 #include "grundy/score.h"
 
 /* winner from the sign of a score difference (or outcome). */
@@ -44,6 +45,11 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
             gr_free(v);
             return -1;
         }
+        if (!signed_ok && u > (uint64_t)INT64_MAX) { /* checked before the cast */
+            gr_free(v);
+            return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "%s is %" PRIu64 "; a pile holds at most "
+                           "9223372036854775807 stones", field, u);
+        }
         if (!signed_ok)
             v[i] = (int64_t)u;
         i++;
@@ -53,13 +59,13 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
     return 0;
 }
 
-/* Sets winner and value, the empty components, and the explanation head. */
+/* Sets winner and value, the empty components, and the "rule" step. */
 void gr_score_answer(gr_query *q, gr_i128 value, const char *what)
 {
     q->ans.has_value = true;
     q->ans.value = value;
     q->ans.components = cJSON_CreateArray();
-    gr_text_add(&q->ans.explanation, "%s", what);
+    gr_why_say(q, gr_why_step(q, "rule"), "%s", what);
 }
 
 /* next.stones = stones[from .. from + n). */

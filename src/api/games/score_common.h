@@ -11,7 +11,8 @@
 const char *gr_score_winner(gr_i128 diff);
 /* Reads "stones": non-negative unless `signed_ok`. *out is malloc'd. */
 int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n);
-/* Sets winner and value, the empty components, and the explanation head. */
+/* Sets winner and value, the empty components, and the "rule" step (the
+ * method, in words). */
 void gr_score_answer(gr_query *q, gr_i128 value, const char *what);
 /* next.stones = stones[from .. from + n). */
 int gr_score_next_stones(gr_query *q, const int64_t *stones, size_t from, size_t n);

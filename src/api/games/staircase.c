@@ -3,10 +3,13 @@
  * to 2^63 - 1 each; only a winning move that would push a stair past it is
  * refused (next could not carry it). */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdlib.h>
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/sum_why.h"
+#include "api/why.h"
 #include "grundy/staircase.h"
 
 static int stair_components(gr_query *q, const uint64_t *stairs, size_t n)
@@ -92,6 +95,47 @@ static int fail_unrepresentable(gr_query *q)
                    "send fewer coins");
 }
 
+/* "staircase": the odd stairs and their coins, the heaps of the Nim the
+ * game is; then their "nim_sum". */
+static void explain_odd_stairs(gr_query *q, const uint64_t *stairs, size_t n, uint64_t x)
+{
+    if (q->slim)
+        return;
+    size_t odd = n / 2;
+    uint64_t *index = gr_malloc((odd ? odd : 1) * sizeof *index), *coins = gr_malloc((odd ? odd : 1) * sizeof *coins);
+    if (index && coins) {
+        for (size_t k = 0; k < odd; k++) {
+            index[k] = 2 * k + 1;
+            coins[k] = stairs[2 * k + 1];
+        }
+        cJSON *step = gr_why_step(q, "staircase");
+        size_t listed = odd < GR_WHY_LISTED ? odd : GR_WHY_LISTED;
+        gr_why_u64(step, "odd_stairs_total", odd);
+        gr_why_u64s(step, "odd_stairs", index, listed);
+        gr_why_u64s(step, "coins", coins, listed);
+        gr_why_say(q, step, "Staircase nim is nim on the odd-numbered stairs (stair 0 is the floor): "
+                   "coins moved from an even stair to an odd one can be moved straight on, so each odd "
+                   "stair is a heap of its coins.");
+        gr_why_nim_sum(q, coins, odd, x, "odd stair");
+    }
+    gr_free(index);
+    gr_free(coins);
+}
+
+/* "stair_move": {from, to, count, odd}: the move that makes the nim-sum 0. */
+static void explain_stair_move(gr_query *q, const gr_stair_move *m)
+{
+    cJSON *step = gr_why_step(q, "stair_move");
+    gr_why_u64(step, "from", m->from);
+    gr_why_u64(step, "to", m->from - 1);
+    gr_why_u64(step, "count", m->count);
+    gr_why_bool(step, "odd", m->from & 1);
+    gr_why_say(q, step, "%s", (m->from & 1)
+               ? "The player to move wins by moving coins off an odd stair."
+               : "The player to move wins by moving coins from an even stair onto the odd stair below "
+                 "(moving them off an odd stair would overflow a stair).");
+}
+
 static int analyze_staircase(gr_query *q)
 {
     uint64_t *stairs;
@@ -107,17 +151,11 @@ static int analyze_staircase(gr_query *q)
         q->ans.winner = win ? "first" : "second";
         q->ans.grundy_known = true;
         q->ans.grundy = x;
-        gr_text_add(&q->ans.explanation,
-                    "Staircase nim is nim on the odd-numbered stairs (stair 0 is the floor): "
-                    "coins moved from an even stair to an odd one can be moved straight on. "
-                    "Nim-sum of the odd stairs = %" PRIu64 "%s", x,
-                    !win ? ", zero: the player to move loses."
-                    : (m.from & 1) ? ", non-zero: the player to move wins by moving coins off an odd stair."
-                                   : ", non-zero: the player to move wins by moving coins from an even "
-                                     "stair onto the odd stair below (moving them off an odd stair "
-                                     "would overflow a stair).");
-        if (win)
+        explain_odd_stairs(q, stairs, n, x);
+        if (win) {
+            explain_stair_move(q, &m);
             rc = stair_move(q, stairs, n, &m);
+        }
     }
     gr_mem_free(stairs);
     return rc;

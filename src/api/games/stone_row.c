@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/games/score_common.h"
+#include "api/games/score_why.h"
 #include "grundy/score.h"
 
 static int row_move(gr_query *q, const int64_t *stones, size_t n, gr_row_end end)
@@ -26,8 +27,90 @@ static int row_move(gr_query *q, const int64_t *stones, size_t n, gr_row_end end
     return gr_score_next_stones(q, stones, end == GR_ROW_FIRST ? 1 : 0, n - 1);
 }
 
+/* ---- the account: the row stones[lo .. hi) -------------------------------- */
+
+typedef struct row_state {
+    size_t lo, hi;
+} row_state;
+
+static size_t row_moves(const void *ctx, const void *state, gr_score_entry *e, size_t cap)
+{
+    const int64_t *stones = ctx;
+    const row_state *s = state;
+    size_t n = 0, len = s->hi - s->lo;
+    (void)cap;
+    for (size_t i = 0; i < (len < 2 ? len : 2); i++) {
+        size_t pile = i == 0 ? s->lo : s->hi - 1;
+        gr_score_entry *one = gr_score_entry_add(e, &n, "take the %s pile (%" PRId64 ")",
+                                                 i == 0 ? "first" : "last", stones[pile]);
+        if (!one) {
+            gr_score_entries_free(e, n);
+            return SIZE_MAX;
+        }
+        cJSON_AddStringToObject(one->move, "take", i == 0 ? "first" : "last");
+    }
+    return n;
+}
+
+static int row_value(const void *ctx, const void *state, size_t i, gr_budget *b, gr_i128 *v)
+{
+    const int64_t *stones = ctx;
+    const row_state *s = state;
+    size_t pile = i == 0 ? s->lo : s->hi - 1;
+    gr_i128 rest = 0;
+    gr_row_end end;
+    if (gr_stone_row(stones + s->lo + (i == 0), s->hi - s->lo - 1, b, &rest, &end) != GR_OK)
+        return -1;
+    *v = stones[pile] - rest;
+    return 0;
+}
+
+static int row_best(const void *ctx, const void *state, gr_budget *b, size_t *i, gr_i128 *v)
+{
+    const row_state *s = state;
+    gr_row_end end = GR_ROW_NONE;
+    if (gr_stone_row((const int64_t *)ctx + s->lo, s->hi - s->lo, b, v, &end) != GR_OK)
+        return -1;
+    *i = end == GR_ROW_LAST ? 1 : 0;
+    return 0;
+}
+
+static void row_play(const void *ctx, void *state, size_t i)
+{
+    row_state *s = state;
+    (void)ctx;
+    if (i == 0)
+        s->lo++;
+    else
+        s->hi--;
+}
+
+static int row_render(gr_query *q, const void *ctx, const void *state, size_t i)
+{
+    const row_state *s = state;
+    return row_move(q, (const int64_t *)ctx + s->lo, s->hi - s->lo, i == 0 ? GR_ROW_FIRST : GR_ROW_LAST);
+}
+
+static const gr_score_game row_game = { .state_size = sizeof(row_state), .unit = "score difference",
+    .moves = row_moves, .value = row_value, .best = row_best, .play = row_play, .render = row_render,
+    .max_moves = 2 };
+
+/* The optimal moves: those whose score difference equals the row's. */
+static int winning_stone_row(gr_query *q, gr_move_sink *sink)
+{
+    int64_t *stones;
+    size_t n;
+    if (gr_score_read_stones(q, false, &stones, &n))
+        return -1;
+    row_state s = { 0, n };
+    int rc = gr_score_optimal_moves(q, &row_game, stones, &s, sink);
+    gr_free(stones);
+    return rc;
+}
+
 static int analyze_stone_row(gr_query *q)
 {
+    uint64_t before = q->budget.left; /* the search's cost bounds the account */
     int64_t *stones;
     size_t n;
     if (gr_score_read_stones(q, false, &stones, &n))
@@ -43,6 +126,8 @@ static int analyze_stone_row(gr_query *q)
         gr_score_answer(q, value, "Interval dynamic programming over every contiguous row: the best "
                                "score difference for the player to move is the larger of "
                                "first - best(rest) and last - best(rest).");
+        row_state whole = { 0, n };
+        gr_score_why_account(q, &row_game, stones, &whole, value, before - q->budget.left);
         if (end != GR_ROW_NONE)
             rc = row_move(q, stones, n, end);
     }
@@ -83,6 +168,7 @@ static const gr_field stone_row_fields[] = {
 
 const gr_game gr_game_stone_row = { .name = "stone_row", .summary = "Take the first or the last pile of a row; most stones wins.",
     .compounds = ONE, .analyze = analyze_stone_row, .moves = moves_stone_row,
+    .winning = winning_stone_row,
     .kind = GR_KIND_SCORE, .move_scores = true, FIELDS(stone_row_fields),
     .example = "{\"game\":\"stone_row\",\"stones\":[3,9,1,2]}"
 };

@@ -9,6 +9,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/why.h"
 #include "grundy/heapplay.h"
 #include "grundy/strange.h"
 #include "grundy/u128.h"
@@ -116,6 +117,48 @@ static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
     return 0;
 }
 
+/* Piles whose formula a "strange_formula" step walks, and the terms of the
+ * walk it lists. */
+#define FORMULA_PILES 8
+#define FORMULA_TERMS 12
+
+/* "strange_formula": {pile, x, k, walk[] (x, then x - floor(x/k) - 1 while
+ * k does not divide it; the first FORMULA_TERMS), walk_complete, ends_at,
+ * grundy}: g(x) = x/k when k divides x, else g(x - floor(x/k) - 1). */
+static void explain_formula(gr_query *q, size_t pile, uint64_t x, uint64_t k)
+{
+    cJSON *step = gr_why_step(q, "strange_formula");
+    if (!step)
+        return;
+    uint64_t walk[FORMULA_TERMS];
+    size_t n = 0;
+    walk[n++] = x;
+    while (x % k != 0 && n < FORMULA_TERMS) {
+        x = x - x / k - 1;
+        walk[n++] = x;
+    }
+    bool done = x % k == 0;
+    gr_why_u64(step, "pile", pile);
+    gr_why_u64(step, "x", walk[0]);
+    gr_why_u64(step, "k", k);
+    gr_why_u64s(step, "walk", walk, n);
+    gr_why_bool(step, "walk_complete", done);
+    gr_text t = { .len = 0 };
+    for (size_t i = 0; i < n; i++)
+        gr_text_add(&t, "%sg(%" PRIu64 ")", i ? " = " : "", walk[i]);
+    if (done) {
+        gr_why_u64(step, "ends_at", x);
+        gr_why_u64(step, "grundy", x / k);
+        gr_why_say(q, step, "Pile %zu, [%" PRIu64 ", %" PRIu64 "]: %s = %" PRIu64 " / %" PRIu64 " = %" PRIu64
+                   " (each step x -> x - floor(x/k) - 1 until k divides x).", pile, walk[0], k, t.buf, x, k,
+                   x / k);
+    } else {
+        gr_why_say(q, step, "Pile %zu, [%" PRIu64 ", %" PRIu64 "]: %s = ... (each step x -> x - floor(x/k) "
+                   "- 1 until k divides x; the walk goes on in blocks of equal floor(x/k)).", pile, walk[0], k,
+                   t.buf);
+    }
+}
+
 static int analyze_strange_nim(gr_query *q)
 {
     uint64_t *x, *k;
@@ -129,6 +172,8 @@ static int analyze_strange_nim(gr_query *q)
                                 .remote = strange_remote, .pile_item = strange_item,
                                 .pile_facts = strange_facts };
         rc = gr_heap_sum(q, x, n, &rules);
+        for (size_t i = 0; rc == 0 && i < n && i < FORMULA_PILES; i++)
+            explain_formula(q, i, x[i], k[i]);
     }
     gr_free(x);
     gr_free(k);

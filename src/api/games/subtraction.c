@@ -144,38 +144,6 @@ static int read_set(gr_query *q, uint64_t **moves, size_t *nmoves, uint64_t **pi
     return 0;
 }
 
-static int analyze_subtraction(gr_query *q)
-{
-    uint64_t *moves = NULL, *piles = NULL;
-    size_t nmoves, npiles;
-    int rc = -1;
-    const cJSON *rule = gr_q_get(q, "moves");
-    if (cJSON_IsObject(rule))
-        return gr_analyze_subtraction_rule(q, rule);
-    if (read_set(q, &moves, &nmoves, &piles, &npiles))
-        goto out;
-    subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
-    if (q->misere) {
-        rc = gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
-        goto out;
-    }
-    gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
-    if (s == GR_OK) {
-        gr_text name = { .len = 0 };
-        describe_set(&name, moves, nmoves);
-        gr_heap_rules rules = { .ctx = &ctx, .value = subtraction_value, .move = subtraction_move,
-                                .seq = &ctx.ref.seq, .name = name.buf, .remote = subtraction_remote };
-        rc = gr_heap_sum(q, piles, npiles, &rules);
-    } else {
-        gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
-    }
-    gr_seq_ref_release(&ctx.ref);
-out:
-    gr_mem_free(moves);
-    gr_mem_free(piles);
-    return rc;
-}
-
 /* ---- listing moves: take s for each s in S with s <= n, s ascending ------ */
 
 static gr_u128 set_count(void *ctx, size_t pile, uint64_t n)
@@ -189,6 +157,51 @@ static void set_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *
 {
     (void)pile;
     *mv = gr_heap_take(n, ((const subtraction_ctx *)ctx)->moves[(size_t)k]);
+}
+
+/* The answer (sink NULL) or the winning moves into sink. */
+static int solve_subtraction(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *moves = NULL, *piles = NULL;
+    size_t nmoves, npiles;
+    int rc = -1;
+    const cJSON *rule = gr_q_get(q, "moves");
+    if (cJSON_IsObject(rule))
+        return gr_solve_subtraction_rule(q, rule, sink);
+    if (read_set(q, &moves, &nmoves, &piles, &npiles))
+        goto out;
+    subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
+    if (q->misere) {
+        rc = sink ? 1 : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
+        goto out;
+    }
+    gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
+    if (s == GR_OK) {
+        gr_text name = { .len = 0 };
+        describe_set(&name, moves, nmoves);
+        gr_heap_options o = { .ctx = &ctx, .count = set_count, .at = set_at };
+        gr_heap_rules rules = { .ctx = &ctx, .value = subtraction_value, .move = subtraction_move,
+                                .seq = &ctx.ref.seq, .name = name.buf, .remote = subtraction_remote,
+                                .options = &o };
+        rc = sink ? gr_heap_winning(q, piles, npiles, &rules, sink) : gr_heap_sum(q, piles, npiles, &rules);
+    } else {
+        gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
+    }
+    gr_seq_ref_release(&ctx.ref);
+out:
+    gr_mem_free(moves);
+    gr_mem_free(piles);
+    return rc;
+}
+
+static int analyze_subtraction(gr_query *q)
+{
+    return solve_subtraction(q, NULL);
+}
+
+static int winning_subtraction(gr_query *q, gr_move_sink *sink)
+{
+    return solve_subtraction(q, sink);
 }
 
 static int moves_subtraction(gr_query *q, gr_move_sink *sink)
@@ -225,6 +238,7 @@ static const gr_field subtraction_fields[] = {
 
 const gr_game gr_game_subtraction = { .name = "subtraction", .summary = "Take s tokens from one pile, s from a finite set of moves.",
     .misere = true, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
+    .winning = winning_subtraction,
     .kind = GR_KIND_IMPARTIAL, FIELDS(subtraction_fields),
     .example = "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[2,10]}"
 };

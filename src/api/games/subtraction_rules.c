@@ -11,6 +11,7 @@
 #include "api/games/game.h"
 #include "api/games/subtraction_rules.h"
 #include "api/sums/heap_sum.h"
+#include "api/why.h"
 #include "grundy/heapplay.h"
 #include "grundy/rules.h"
 #include "tables/format.h"
@@ -163,9 +164,15 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     q->ans.winner = win ? "first" : "second";
     if (gr_pile_components(q, piles, 1, NULL))
         return -1;
-    gr_text_add(&q->ans.explanation, "Subtraction game with S = the %s. Heap %" PRIu64 " is past the "
-                "precomputed Grundy values, so it is decided from the precomputed win/loss table: "
-                "it is %s.", gr_rule_name(c->rule), piles[0], win ? "a win for the player to move "
+    cJSON *step = gr_why_step(q, "outcome_table");
+    gr_why_str(step, "rule", gr_rule_name(c->rule));
+    gr_why_u64(step, "heap", piles[0]);
+    gr_why_u64(step, "grundy_bound", c->grundy.count);
+    gr_why_bool(step, "win", win);
+    gr_why_say(q, step, "Subtraction game with S = the %s. Heap %" PRIu64 " is past the "
+                "precomputed Grundy values (heaps below %" PRIu64 "), so it is decided from the "
+                "precomputed win/loss table: it is %s.", gr_rule_name(c->rule), piles[0],
+                c->grundy.count, win ? "a win for the player to move "
                 "(move to a losing heap)" : "a loss for the player to move");
     if (!win)
         return 0;
@@ -176,42 +183,6 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     gr_heap_move mv = gr_heap_take(piles[0], take);
     return gr_heap_answer_move(q, piles, 1, 0, &mv);
 }
-
-int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves)
-{
-    rule_ctx c = { .tables = q->tables, .budget = &q->budget };
-    uint64_t *piles = NULL;
-    size_t n;
-    if (read_rule(q, moves, &c.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
-        return -1;
-    if (q->misere) {
-        char name[64];
-        snprintf(name, sizeof name, "subtraction game with S = the %s", gr_rule_name(c.rule));
-        int rc = gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
-        gr_mem_free(piles);
-        return rc;
-    }
-    uint64_t need = gr_max_u64(piles, n);
-    load_grundy(q, &c, need);
-    int rc;
-    char name[64];
-    snprintf(name, sizeof name, "Subtraction game with S = the %s", gr_rule_name(c.rule));
-    if (need < c.grundy.count) {
-        gr_heap_rules rules = { .ctx = &c, .value = rule_value, .move = rule_move, .name = name,
-                                .remote = rule_remote };
-        rc = gr_heap_sum(q, piles, n, &rules);
-    } else {
-        /* One heap past the Grundy values is decided from the win/loss bits;
-         * a compound other than the disjunctive one needs the values. */
-        rc = n == 1 && q->compound == GR_DISJUNCTIVE ? single_heap(q, &c, piles) : beyond(q, &c, need, false);
-    }
-    gr_seq_free(&c.grundy);
-    gr_outcome_bits_free(&c.outcome);
-    gr_mem_free(piles);
-    return rc;
-}
-
-/* ---- listing moves ---------------------------------------------------------- */
 
 /* A heap's options are the prefix of the rule's elements up to it, found
  * once per query up to the largest heap (gr_rule_set_make). */
@@ -227,6 +198,67 @@ static void rule_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move 
     (void)pile;
     *mv = gr_heap_take(n, ((const gr_rule_set *)ctx)->s[(size_t)k]);
 }
+
+/* The winning moves of heaps within the Grundy values, by their options. */
+static int rule_winning(gr_query *q, rule_ctx *c, const uint64_t *piles, size_t n, gr_heap_rules *rules,
+                        gr_move_sink *sink)
+{
+    gr_rule_set set = { NULL, 0, 0 };
+    gr_status s = gr_rule_set_make(c->rule, gr_max_u64(piles, n), &q->budget, &set);
+    int rc;
+    if (s == GR_OK) {
+        gr_heap_options o = { &set, rule_count, rule_at };
+        rules->options = &o;
+        rc = gr_heap_winning(q, piles, n, rules, sink);
+        rules->options = NULL;
+    } else {
+        rc = gr_fail_engine(q->err, s, "piles", "finding the rule's elements up to the largest heap");
+    }
+    gr_rule_set_free(&set);
+    return rc;
+}
+
+int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, gr_move_sink *sink)
+{
+    rule_ctx c = { .tables = q->tables, .budget = &q->budget };
+    uint64_t *piles = NULL;
+    size_t n;
+    if (read_rule(q, moves, &c.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    if (q->misere && sink) {
+        gr_mem_free(piles);
+        return 1;
+    }
+    if (q->misere) {
+        char name[64];
+        snprintf(name, sizeof name, "subtraction game with S = the %s", gr_rule_name(c.rule));
+        int rc = gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
+        gr_mem_free(piles);
+        return rc;
+    }
+    uint64_t need = gr_max_u64(piles, n);
+    load_grundy(q, &c, need);
+    int rc;
+    char name[64];
+    snprintf(name, sizeof name, "Subtraction game with S = the %s", gr_rule_name(c.rule));
+    if (need < c.grundy.count) {
+        gr_heap_rules rules = { .ctx = &c, .value = rule_value, .move = rule_move, .name = name,
+                                .remote = rule_remote };
+        rc = sink ? rule_winning(q, &c, piles, n, &rules, sink) : gr_heap_sum(q, piles, n, &rules);
+    } else if (sink) {
+        rc = 1;
+    } else {
+        /* One heap past the Grundy values is decided from the win/loss bits;
+         * a compound other than the disjunctive one needs the values. */
+        rc = n == 1 && q->compound == GR_DISJUNCTIVE ? single_heap(q, &c, piles) : beyond(q, &c, need, false);
+    }
+    gr_seq_free(&c.grundy);
+    gr_outcome_bits_free(&c.outcome);
+    gr_mem_free(piles);
+    return rc;
+}
+
+/* ---- listing moves ---------------------------------------------------------- */
 
 int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, gr_move_sink *sink)
 {

@@ -8,8 +8,10 @@
 
 struct gr_move_sink;
 
-/* Answers q, whose "moves" is the object `moves` = {"rule": R}. */
-int gr_analyze_subtraction_rule(gr_query *q, const cJSON *moves);
+/* Answers q, whose "moves" is the object `moves` = {"rule": R} (sink
+ * NULL), or lists its winning moves into sink as a game's winning hook
+ * does (1: left to the move-by-move search). */
+int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, struct gr_move_sink *sink);
 
 /* The moves hook for the same queries: take each element of the rule's set
  * up to the heap, ascending, pile by pile; heaps up to 2^20 only (a 422

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "api/games/game.h"
+#include "api/why.h"
 #include "grundy/wythoff.h"
 #include "tables/tables.h"
 
@@ -61,31 +62,102 @@ static int read_piles(gr_query *q, uint64_t p[2])
     return n == 2 ? 0 : gr_fail(q->err, GR_E_INVALID_FIELD, "piles", "wythoff takes exactly two piles");
 }
 
+/* The pile p with (p, v) a losing position: every v >= 1 lies in exactly
+ * one losing pair, as a_k or as a_k + k (v = 0 in (0, 0)). */
+static uint64_t partner(uint64_t v)
+{
+    uint64_t k0 = gr_wythoff_floor_div_phi(v);
+    for (uint64_t k = k0 ? k0 - 1 : 0; k <= k0 + 1; k++) {
+        if (gr_wythoff_lower(k) == v)
+            return v + k;
+    }
+    for (uint64_t a = k0 ? k0 - 1 : 0; a <= k0 + 1 && a < v; a++) {
+        if (gr_wythoff_is_p(a, v))
+            return a;
+    }
+    return UINT64_MAX; /* not reached: the pairs cover every v */
+}
+
+/* "wythoff_pair": {piles, k, a_k, b_k, losing, grundy (when computed)}. */
+static void explain_pair(gr_query *q, const uint64_t p[2], bool win)
+{
+    uint64_t k = p[0] < p[1] ? p[1] - p[0] : p[0] - p[1], a = gr_wythoff_lower(k);
+    cJSON *step = gr_why_step(q, "wythoff_pair");
+    gr_why_u64s(step, "piles", p, 2);
+    gr_why_u64(step, "k", k);
+    gr_why_u64(step, "a_k", a);
+    gr_why_u64(step, "b_k", a + k);
+    gr_why_bool(step, "losing", !win);
+    if (q->ans.grundy_known)
+        gr_why_u64(step, "grundy", q->ans.grundy);
+    gr_why_say(q, step, "The losing positions are (a_k, b_k) = (floor(k * phi), floor(k * phi^2)) = (a_k, "
+               "a_k + k), computed exactly with integer square roots. Here k = %" PRIu64 " (the "
+               "difference), a_k = %" PRIu64 " and b_k = %" PRIu64 ", so (%" PRIu64 ", %" PRIu64 ") is %s.%s",
+               k, a, a + k, p[0], p[1], win ? "not that pair: a winning position" :
+               "that pair: a losing position for the player to move",
+               q->ans.grundy_known ? "" : " The Grundy value is not computed at this size.");
+}
+
+/* "wythoff_target": {to, k, a_k, b_k}: the losing pair the move goes to. */
+static void explain_target(gr_query *q, const uint64_t to[2])
+{
+    uint64_t k = to[0] < to[1] ? to[1] - to[0] : to[0] - to[1], a = gr_wythoff_lower(k);
+    cJSON *step = gr_why_step(q, "wythoff_target");
+    gr_why_u64s(step, "to", to, 2);
+    gr_why_u64(step, "k", k);
+    gr_why_u64(step, "a_k", a);
+    gr_why_u64(step, "b_k", a + k);
+    gr_why_say(q, step, "Move to the losing position (%" PRIu64 ", %" PRIu64 "): the pair for k = %" PRIu64
+               ", a_k = %" PRIu64 ".", to[0], to[1], k, a);
+}
+
 static int analyze_wythoff(gr_query *q)
 {
     uint64_t p[2];
     if (read_piles(q, p))
         return -1;
-    int rc = 0;
     if (wythoff_grundy(q, p))
         return -1;
     uint64_t to[2];
     bool win = gr_wythoff_move(p[0], p[1], &to[0], &to[1]);
-    uint64_t k = p[0] < p[1] ? p[1] - p[0] : p[0] - p[1];
     q->ans.winner = win ? "first" : "second";
-    gr_text_add(&q->ans.explanation,
-                "The losing positions are (a_k, a_k + k) with a_k = floor(k * phi), computed "
-                "exactly with integer square roots. Here k = %" PRIu64 " (the difference) and "
-                "a_k = %" PRIu64 ", so (%" PRIu64 ", %" PRIu64 ") is %s", k, gr_wythoff_lower(k),
-                p[0], p[1], win ? "a winning position" : "a losing position for the player to move.");
-    if (win) {
-        gr_text_add(&q->ans.explanation, ": move to the losing position (%" PRIu64 ", %" PRIu64 ").",
-                    to[0], to[1]);
-        rc = wythoff_move(q, p, to);
+    explain_pair(q, p, win);
+    if (!win)
+        return 0;
+    explain_target(q, to);
+    return wythoff_move(q, p, to);
+}
+
+/* Every move to a losing pair, in the canonical order below: to (partner
+ * of y, y), to (x, partner of x), and along the diagonal to the pair of
+ * the same difference. At most three, each found in O(1). */
+static int winning_wythoff(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t p[2];
+    if (read_piles(q, p))
+        return -1;
+    uint64_t to[3][2], n = 0, d = p[0] < p[1] ? p[1] - p[0] : p[0] - p[1], a = gr_wythoff_lower(d);
+    uint64_t lo = p[0] < p[1] ? p[0] : p[1];
+    if (partner(p[1]) < p[0]) {
+        to[n][0] = partner(p[1]);
+        to[n++][1] = p[1];
     }
-    if (!q->ans.grundy_known)
-        gr_text_add(&q->ans.explanation, " The Grundy value is not computed at this size.");
-    return rc;
+    if (partner(p[0]) < p[1]) {
+        to[n][0] = p[0];
+        to[n++][1] = partner(p[0]);
+    }
+    if (a < lo) {
+        to[n][0] = p[0] - (lo - a);
+        to[n++][1] = p[1] - (lo - a);
+    }
+    sink->total = n;
+    for (uint64_t i = sink->from < n ? (uint64_t)sink->from : n; i < n; i++) {
+        if (wythoff_move(q, p, to[i]))
+            return -1;
+        if (!sink->put(sink, q))
+            return q->err->code ? -1 : 0;
+    }
+    return 0;
 }
 
 /* Canonical order: take 1, 2, ..., x from pile 0; then 1, 2, ..., y from
@@ -125,7 +197,7 @@ static const gr_field wythoff_fields[] = {
 };
 
 const gr_game gr_game_wythoff = { .name = "wythoff", .summary = "Two piles: take from one pile, or the same number from both.",
-    .compounds = ONE, .analyze = analyze_wythoff, .moves = moves_wythoff,
+    .compounds = ONE, .analyze = analyze_wythoff, .moves = moves_wythoff, .winning = winning_wythoff,
     .kind = GR_KIND_IMPARTIAL, FIELDS(wythoff_fields),
     .example = "{\"game\":\"wythoff\",\"piles\":[5,9]}"
 };

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 
 #include "api/sums/heap_sum.h"
+#include "api/sums/sum_why.h"
+#include "api/why.h"
 
 static uint64_t least(const uint64_t *v, size_t n)
 {
@@ -41,39 +43,69 @@ static void list_facts(gr_text *t, const uint64_t *v, size_t n)
         gr_text_add(t, ", ... (%zu in all)", n);
 }
 
+/* The step's exact facts: the per-component facts (the first
+ * GR_WHY_LISTED), their least, the outcome and the components a winning
+ * move changes. */
+static cJSON *compound_step(gr_query *q, const uint64_t *facts, size_t n, bool win, const char *key)
+{
+    cJSON *step = gr_why_step(q, gr_compound_name(q->compound));
+    if (!step)
+        return NULL;
+    size_t listed = n < GR_WHY_LISTED ? n : GR_WHY_LISTED;
+    uint64_t m = least(facts, n);
+    gr_why_u64(step, "components", n);
+    gr_why_u64s(step, key, facts, listed);
+    gr_why_u64(step, "least", m);
+    gr_why_bool(step, "win", win);
+    cJSON *moved = gr_why_array(step, "moved");
+    uint64_t goal = q->compound == GR_SELECTIVE ? 0 : m;
+    size_t shown = 0;
+    for (size_t i = 0; win && moved && i < n && shown < GR_WHY_LISTED; i++) {
+        if (q->compound != GR_CONJUNCTIVE && facts[i] == goal)
+            continue;
+        cJSON_AddItemToArray(moved, gr_json_u64_item(i));
+        shown++;
+    }
+    return step;
+}
+
 void gr_compound_explain(gr_query *q, const uint64_t *facts, size_t n, const char *what, bool win)
 {
-    gr_text *t = &q->ans.explanation;
+    cJSON *step = compound_step(q, facts, n, win, q->compound == GR_CONJUNCTIVE ? "remoteness" : "values");
+    if (!step)
+        return;
+    gr_text t = { .len = 0 };
     uint64_t m = least(facts, n);
     switch (q->compound) {
     case GR_SELECTIVE:
-        gr_text_add(t, "Selective compound: a move changes any non-empty set of %s, so the player "
+        gr_text_add(&t, "Selective compound: a move changes any non-empty set of %s, so the player "
                     "to move loses exactly when every Grundy value is 0. Values: ", what);
-        list_facts(t, facts, n);
-        gr_text_add(t, win ? ". Move every one of non-zero value to value 0." : ".");
+        list_facts(&t, facts, n);
+        gr_text_add(&t, win ? ". Move every one of non-zero value to value 0." : ".");
         break;
     case GR_SELECTIVE_PROPER:
-        gr_text_add(t, "Selective compound without the full set: a move changes a non-empty set of "
+        gr_text_add(&t, "Selective compound without the full set: a move changes a non-empty set of "
                     "%s but not all, so the player to move loses exactly when all Grundy values "
                     "are equal. Values: ", what);
-        list_facts(t, facts, n);
+        list_facts(&t, facts, n);
         if (win)
-            gr_text_add(t, ". Move every one above the least value %" PRIu64 " down to %" PRIu64 ".",
+            gr_text_add(&t, ". Move every one above the least value %" PRIu64 " down to %" PRIu64 ".",
                         m, m);
         else
-            gr_text_add(t, ".");
+            gr_text_add(&t, ".");
         break;
     default:
-        gr_text_add(t, "Conjunctive compound: a move changes every one of the %s and play ends when "
+        gr_text_add(&t, "Conjunctive compound: a move changes every one of the %s and play ends when "
                     "any cannot move, so it is decided by Steinhaus remoteness (odd: a win). "
                     "Remoteness: ", what);
-        list_facts(t, facts, n);
-        gr_text_add(t, "; the least is %" PRIu64 ", %s.", m,
+        list_facts(&t, facts, n);
+        gr_text_add(&t, "; the least is %" PRIu64 ", %s.", m,
                     win ? "odd: move each by its remoteness rule (to an even remoteness where one "
                           "exists, as quickly as possible; else as slowly as possible)"
                         : "even: the player to move loses");
         break;
     }
+    gr_why_say(q, step, "%s", t.buf);
 }
 
 /* ---- listing the moves of a compound ---------------------------------------- */

@@ -3,6 +3,9 @@
 #include "grundy/alloc.h"
 
 #include "api/sums/compound.h"
+#include "api/sums/heap_why.h"
+#include "api/sums/sum_why.h"
+#include "api/why.h"
 #include "grundy/heapplay.h"
 
 #include <inttypes.h>
@@ -237,6 +240,12 @@ int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, 
     return answer_move(q, piles, n, i, mv, NULL);
 }
 
+int gr_heap_render_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
+                        const gr_heap_rules *r)
+{
+    return answer_move(q, piles, n, i, mv, r);
+}
+
 /* A move of several piles at once (selective and conjunctive compounds):
  * ans.move = {"moves": [...], "text"} and every changed pile in ans.next. */
 static int answer_moves(gr_query *q, const uint64_t *piles, size_t n, const bool *moved,
@@ -280,8 +289,6 @@ static int find_move(gr_query *q, const uint64_t *piles, const uint64_t *values,
             snprintf(field, sizeof field, "piles[%zu]", i);
             return gr_fail_engine(q->err, s, field, "finding the winning move");
         }
-        gr_text_add(&q->ans.explanation, " Move pile %zu from Grundy value %" PRIu64 " to %" PRIu64 ".",
-                    i, values[i], target);
         return answer_move(q, piles, n, i, &mv, r);
     }
     return gr_fail(q->err, GR_E_INTERNAL, "piles", "no winning move found; please report this query");
@@ -314,15 +321,6 @@ static uint64_t *heap_values(gr_query *q, const uint64_t *piles, size_t n, const
     return values;
 }
 
-static void explain_game(gr_query *q, const gr_heap_rules *r)
-{
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "%s. ", r->name);
-    if (r->seq && r->seq->periodic)
-        gr_text_add(t, "Values are periodic with period %" PRIu64 " from heap %" PRIu64
-                    " (certified). ", r->seq->period, r->seq->preperiod);
-}
-
 static int disjunctive(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
                        const gr_heap_rules *r)
 {
@@ -332,11 +330,6 @@ static int disjunctive(gr_query *q, const uint64_t *piles, const uint64_t *value
     q->ans.grundy_known = true;
     q->ans.grundy = x;
     q->ans.winner = x ? "first" : "second";
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Nim-sum of the Grundy values: ");
-    gr_text_nim_sum(t, values, n, x);
-    gr_text_add(t, x ? ", non-zero, so the player to move wins by making it 0."
-                     : ", zero, so every move loses: the player to move loses.");
     return x ? find_move(q, piles, values, n, x, r) : 0;
 }
 
@@ -392,7 +385,7 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
     if (rc == 0) {
         bool win = gr_conjunctive_win(rem, n);
         q->ans.winner = win ? "first" : "second";
-        explain_game(q, r);
+        gr_heap_why_game(q, piles, NULL, n, r);
         gr_compound_explain(q, rem, n, "piles", win);
         rc = pile_components(q, piles, n, "remoteness", rem, r);
         if (rc == 0 && win)
@@ -424,7 +417,10 @@ int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rule
     if (!values)
         return -1;
     int rc = pile_components(q, piles, n, "grundy", values, r);
-    explain_game(q, r);
+    if (q->compound == GR_DISJUNCTIVE)
+        gr_heap_why_disjunctive(q, piles, values, n, r);
+    else
+        gr_heap_why_game(q, piles, values, n, r);
     if (rc == 0)
         rc = q->compound == GR_DISJUNCTIVE ? disjunctive(q, piles, values, n, r)
                                            : selective(q, piles, values, n, r);
@@ -449,7 +445,11 @@ int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_
     if (gr_pile_components(q, piles, n, NULL))
         return -1;
     bool moves = win && (mv.take > 0 || mv.nparts == 2);
-    gr_text_add(&q->ans.explanation, "Misere %s (the player who cannot move wins), one heap: %s", name,
+    cJSON *step = gr_why_step(q, "misere_heap");
+    gr_why_u64(step, "size", n ? piles[0] : 0);
+    gr_why_bool(step, "win", win);
+    gr_why_bool(step, "moves", moves);
+    gr_why_say(q, step, "Misere %s (the player who cannot move wins), one heap: %s", name,
                 !win ? "every move leads to a position the opponent wins, so the player to move loses."
                 : moves ? "the player to move wins by moving to a position the opponent loses."
                         : "no move is left, so the player to move wins.");

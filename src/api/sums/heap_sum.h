@@ -14,6 +14,22 @@
 #include "grundy/heap.h"
 #include "grundy/seq.h"
 
+struct gr_heap_rules;
+
+/* As gr_heap_answer_move, with the piles written as r writes them (r may be
+ * NULL). */
+int gr_heap_render_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
+                        const struct gr_heap_rules *r);
+
+/* The options of one heap, for listing moves (POST /v1/moves): how many
+ * heap n of pile `pile` has, and the one at index k < that count in the
+ * game's canonical order. */
+typedef struct gr_heap_options {
+    void *ctx; /* at() may keep state in it: it is called with k ascending per pile */
+    gr_u128 (*count)(void *ctx, size_t pile, uint64_t n);
+    void (*at)(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
+} gr_heap_options;
+
 typedef struct gr_heap_rules {
     const void *ctx;
     /* Every callback gets the pile's index as well as its size. */
@@ -35,6 +51,13 @@ typedef struct gr_heap_rules {
      * sum are then refused: the two heaps would still be one component,
      * which "piles" cannot write. */
     bool splits;
+    /* The options of a heap (NULL: unknown here): "why" lists the options
+     * of the heap moved and their values, and the winning hook counts the
+     * options of the target value among them. */
+    const gr_heap_options *options;
+    /* Heap n has exactly one option of each value below its own (Nim): the
+     * winning moves are then counted without listing the options. */
+    bool one_option_per_value;
 } gr_heap_rules;
 
 /* Fills q->ans for the heaps `piles` (field "piles") under normal play, in
@@ -46,14 +69,6 @@ int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rule
  * with. */
 int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv);
 
-/* The options of one heap, for listing moves (POST /v1/moves): how many
- * heap n of pile `pile` has, and the one at index k < that count in the
- * game's canonical order. */
-typedef struct gr_heap_options {
-    void *ctx; /* at() may keep state in it: it is called with k ascending per pile */
-    gr_u128 (*count)(void *ctx, size_t pile, uint64_t n);
-    void (*at)(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
-} gr_heap_options;
 
 /* The games' moves hook for a sum of heaps, in the query's compound: the
  * disjunctive sum lists every option of every pile, pile by pile; the other
@@ -62,6 +77,15 @@ typedef struct gr_heap_options {
  * whose piles are plain sizes). */
 int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
                   const gr_heap_options *o, gr_move_sink *sink);
+
+/* The game's winning hook for a sum of heaps (games.h): in the disjunctive
+ * sum, every option of a pile whose value is that pile's target (value ^
+ * nim-sum; it may be above the pile's value), pile by pile in the order of
+ * gr_heap_moves. Options are enumerated within q's budget; past it -1 (the
+ * count is then unknown). Other compounds return 1: the caller searches
+ * their moves one by one. */
+int gr_heap_winning(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
+                    gr_move_sink *sink);
 
 /* Misere play of a single heap, solved directly by the game's own search:
  * *win for the player to move (who wins when no move is left) and, when it

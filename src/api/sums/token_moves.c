@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include "grundy/alloc.h"
 
+#include "grundy/graph.h"
+
 #include "api/sums/compound.h"
 #include "api/sums/token_sum.h"
 
@@ -79,6 +81,67 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
                                            : compound_moves(q, b, &w, dest, sink);
     gr_free(counts);
     gr_free(choice);
+    gr_free(dest);
+    return rc;
+}
+
+/* Whether successor e of token i's node is a winning move: values XOR x. */
+static bool wins(const gr_graph *g, const uint32_t *values, uint32_t u, uint32_t e, uint32_t x)
+{
+    return x && values[g->succ[e]] == (values[u] ^ x);
+}
+
+static int put_winning(gr_query *q, const gr_token_board *b, const uint32_t *values, uint32_t x,
+                       uint32_t *dest, gr_move_sink *sink)
+{
+    const gr_graph *g = b->graph;
+    gr_u128 index = 0;
+    for (size_t i = 0; i < b->ntokens; i++) {
+        uint32_t u = b->at[i];
+        for (uint32_t e = g->first[u]; e < g->first[u + 1]; e++) {
+            if (!wins(g, values, u, e, x) || index++ < sink->from)
+                continue;
+            dest[i] = g->succ[e];
+            int rc = gr_token_answer_move(q, b, dest, false, NULL);
+            dest[i] = GR_TOKEN_STAY;
+            if (rc)
+                return -1;
+            if (!sink->put(sink, q))
+                return q->err->code ? -1 : 0;
+        }
+    }
+    return 0;
+}
+
+int gr_token_winning(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
+{
+    if (q->misere || q->compound != GR_DISJUNCTIVE)
+        return 1;
+    const gr_graph *g = b->graph;
+    uint32_t *values = gr_malloc(((size_t)g->nnodes + 1) * sizeof *values), cyc = 0, x = 0;
+    uint32_t *dest = gr_malloc((b->ntokens + 1) * sizeof *dest);
+    if (!values || !dest) {
+        gr_free(values);
+        gr_free(dest);
+        return gr_oom(q);
+    }
+    gr_status s = gr_graph_grundy(g, &q->budget, values, &cyc);
+    int rc = s == GR_ECYCLE ? 1 : s != GR_OK ? gr_fail_engine(q->err, s, "edges", "the Grundy values") : 0;
+    for (size_t i = 0; rc == 0 && i < b->ntokens; i++) {
+        x ^= values[b->at[i]];
+        dest[i] = GR_TOKEN_STAY;
+    }
+    sink->total = 0;
+    for (size_t i = 0; rc == 0 && i < b->ntokens; i++) {
+        uint32_t u = b->at[i];
+        if (!gr_budget_spend(&q->budget, 1 + out_degree(g, u)))
+            rc = gr_fail_engine(q->err, GR_ELIMIT, "tokens", "counting the winning moves");
+        for (uint32_t e = g->first[u]; rc == 0 && e < g->first[u + 1]; e++)
+            sink->total += wins(g, values, u, e, x);
+    }
+    if (rc == 0)
+        rc = put_winning(q, b, values, x, dest, sink);
+    gr_free(values);
     gr_free(dest);
     return rc;
 }

@@ -9,6 +9,9 @@
 
 #include "api/sums/compound.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/sum_why.h"
+#include "api/sums/token_why.h"
+#include "api/why.h"
 #include "grundy/loopy.h"
 
 #define OPTIONS_SHOWN 32      /* finite option values listed per infinite token */
@@ -168,24 +171,23 @@ static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o
     q->ans.winner = r == GR_OUTCOME_WIN ? "first" : r == GR_OUTCOME_LOSS ? "second" : "draw";
     if (gr_ans_components(q) || outcome_component(q, b, o, 0))
         return -1;
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Misere play (the player who cannot move wins) of one token on %s, solved by "
-                "retrograde analysis: ", b->board);
     if (r == GR_OUTCOME_WIN && is_terminal(b->graph, u)) {
-        gr_text_add(t, "the token cannot move, so the player to move wins.");
+        gr_token_why_retrograde(q, b, r, o->depth[u], "the token cannot move, so the player to move wins.");
         return 0;
     }
     if (r == GR_OUTCOME_LOSS) {
-        gr_text_add(t, "every move leads to a win for the opponent.");
+        gr_token_why_retrograde(q, b, r, o->depth[u], "every move leads to a win for the opponent.");
         return 0;
     }
     if (r == GR_OUTCOME_WIN) {
-        gr_text_add(t, "a win in %" PRIu32 " moves at most.", o->depth[u]);
+        gr_text t = { .len = 0 };
+        gr_text_add(&t, "a win in %" PRIu32 " moves at most.", o->depth[u]);
+        gr_token_why_retrograde(q, b, r, o->depth[u], t.buf);
         if (gr_graph_outcome_move(b->graph, o->res, o->depth, u, &v) != GR_OK)
             return internal_no_move(q);
         return answer_one(q, b, 0, v, "the opponent then loses, as quickly as it can be forced");
     }
-    gr_text_add(t, "neither player can force a win: a draw.");
+    gr_token_why_retrograde(q, b, r, o->depth[u], "neither player can force a win: a draw.");
     if (!draw_follower(b->graph, o->res, u, &v))
         return internal_no_move(q);
     return answer_one(q, b, 0, v, "this keeps the game drawn");
@@ -205,8 +207,8 @@ static int misere_single(gr_query *q, const gr_token_board *b)
         return gr_token_misere_refused(q);
     if (b->ntokens == 0) {
         q->ans.winner = "first";
-        gr_text_add(&q->ans.explanation, "No tokens: the player to move cannot move, and under "
-                    "misere play that player wins.");
+        gr_why_say(q, gr_why_step(q, "rule"), "No tokens: the player to move cannot move, and under "
+                   "misere play that player wins.");
         return gr_ans_components(q);
     }
     outcomes o = { 0 };
@@ -262,12 +264,15 @@ static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcom
     bool drawn = b->ntokens > 0 && finite == 0, win = gr_conjunctive_win(rem, finite);
     q->ans.winner = drawn ? "draw" : win ? "first" : "second";
     if (rc == 0 && drawn)
-        gr_text_add(&q->ans.explanation, "Conjunctive compound on %s: every token is on a drawn "
-                    "node (play can go on forever in each), so the compound is a draw.", b->board);
+        gr_why_say(q, gr_why_step(q, "rule"), "Conjunctive compound on %s: every token is on a drawn "
+                   "node (play can go on forever in each), so the compound is a draw.", b->board);
     else if (rc == 0)
         gr_compound_explain(q, rem, finite, "tokens", win);
-    if (rc == 0 && finite < b->ntokens && !drawn)
-        gr_text_add(&q->ans.explanation, " Tokens on drawn nodes never end and do not count.");
+    if (rc == 0 && finite < b->ntokens && !drawn) {
+        cJSON *step = gr_why_step(q, "drawn_tokens");
+        gr_why_u64(step, "drawn", b->ntokens - finite);
+        gr_why_say(q, step, "Tokens on drawn nodes never end and do not count.");
+    }
     if (rc == 0 && (win || drawn))
         rc = conjunctive_moves(q, b, o, win);
     gr_free(rem);
@@ -316,15 +321,15 @@ static int dag_disjunctive(gr_query *q, const gr_token_board *b, const uint32_t 
     q->ans.grundy_known = true;
     q->ans.grundy = x;
     q->ans.winner = x ? "first" : "second";
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Tokens on %s; each node's Grundy value is the mex of its successors'. Nim-sum "
-                "over the tokens: ", b->board);
-    gr_text_nim_sum(t, tv, b->ntokens, x);
-    gr_text_add(t, x ? ", non-zero: the player to move wins." : ", zero: the player to move loses.");
+    gr_token_why_rule(q, b, "each node's Grundy value is the mex of its successors'");
+    gr_why_nim_sum(q, tv, b->ntokens, x, "token");
     for (size_t i = 0; x && i < b->ntokens; i++) {
         uint32_t target = (uint32_t)(tv[i] ^ x), v;
-        if (target < tv[i] && gr_graph_move(b->graph, values, b->at[i], target, &v) == GR_OK)
+        if (target < tv[i] && gr_graph_move(b->graph, values, b->at[i], target, &v) == GR_OK) {
+            gr_why_target(q, i, tv[i], x, "token");
+            gr_token_why_mex(q, b, values, i);
             return answer_one(q, b, i, v, "the nim-sum becomes 0");
+        }
     }
     return x ? internal_no_move(q) : 0;
 }
@@ -342,7 +347,7 @@ static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *v
     bool win = rc == 0 && gr_selective_plan(q->compound, tv, n, moves, target);
     if (rc == 0) {
         q->ans.winner = win ? "first" : "second";
-        gr_text_add(&q->ans.explanation, "Tokens on %s. ", b->board);
+        gr_token_why_rule(q, b, "each node's Grundy value is the mex of its successors'");
         gr_compound_explain(q, tv, n, "tokens", win);
     }
     for (size_t i = 0; win && rc == 0 && i < n; i++)
@@ -364,16 +369,6 @@ typedef struct loopy_sum {
     size_t inf_at;  /* one of them */
     uint64_t x;     /* XOR of the finite values */
 } loopy_sum;
-
-static void text_options(gr_text *t, const gr_graph *g, const gr_loopy *l, uint32_t u)
-{
-    uint32_t k[12];
-    size_t n = gr_loopy_options(g, l, u, k, 12);
-    gr_text_add(t, "{");
-    for (size_t i = 0; i < n && i < 12; i++)
-        gr_text_add(t, "%s%" PRIu32, i ? ", " : "", k[i]);
-    gr_text_add(t, n > 12 ? ", ...}" : "}");
-}
 
 static int loopy_component(gr_query *q, const gr_token_board *b, const gr_loopy *l, size_t i)
 {
@@ -458,23 +453,26 @@ static int loopy_draw_move(gr_query *q, const gr_token_board *b, const loopy_sum
 
 static void loopy_explain(gr_query *q, const gr_token_board *b, const loopy_sum *ls, bool win)
 {
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Tokens on %s, with cycles: values follow Smith's theory (a finite value, or infinity with "
-                "the set K of finite values among the node's followers). ", b->board);
+    gr_token_why_rule(q, b, "with cycles: values follow Smith's theory (a finite value, or infinity with "
+                      "the set K of finite values among the node's followers)");
+    gr_token_why_loopy(q, b, &ls->l, ls->x, ls->ninf);
+    cJSON *step = gr_why_step(q, "loopy_sum");
+    gr_why_u64(step, "infinite", ls->ninf);
+    gr_why_u64(step, "nim_sum_finite", ls->x);
+    gr_why_str(step, "outcome", win ? "win" : ls->ninf ? "draw" : "loss");
+    if (ls->ninf == 1)
+        gr_why_u64(step, "infinite_token", ls->inf_at);
     if (ls->ninf == 0)
-        gr_text_add(t, "Every token has a finite value; their nim-sum is %" PRIu64 ", %s", ls->x,
-                    win ? "non-zero: the player to move wins." : "zero: the player to move loses.");
+        gr_why_say(q, step, "Every token has a finite value; their nim-sum is %" PRIu64 ", %s", ls->x,
+                   win ? "non-zero: the player to move wins." : "zero: the player to move loses.");
     else if (ls->ninf >= 2)
-        gr_text_add(t, "%zu tokens have infinite values, and a sum of two infinities is a draw.",
-                    ls->ninf);
-    else {
-        gr_text_add(t, "Token %zu is at infinity with K = ", ls->inf_at);
-        text_options(t, b->graph, &ls->l, b->at[ls->inf_at]);
-        gr_text_add(t, "; the other tokens' nim-sum %" PRIu64 " is %s", ls->x,
-                    win ? "in K: the player to move wins by moving that token to a follower of "
-                          "that value."
-                        : "not in K: neither player can force a win, a draw.");
-    }
+        gr_why_say(q, step, "%zu tokens have infinite values, and a sum of two infinities is a draw.",
+                   ls->ninf);
+    else
+        gr_why_say(q, step, "Token %zu is at infinity; the other tokens' nim-sum %" PRIu64 " is %s",
+                   ls->inf_at, ls->x, win ? "in its K: the player to move wins by moving that token to a "
+                                            "follower of that value."
+                                          : "not in its K: neither player can force a win, a draw.");
 }
 
 static int loopy_answer(gr_query *q, const gr_token_board *b, loopy_sum *ls)

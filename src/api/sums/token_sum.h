@@ -50,4 +50,15 @@ int gr_token_answer_move(gr_query *q, const gr_token_board *b, const uint32_t *d
  * 0, or -1 with q->err filled. */
 int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink);
 
+/* The winning hook's common part (api/games.h): under normal play, the
+ * disjunctive compound and an acyclic board, every move that makes the
+ * tokens' nim-sum 0 (a token to a successor of value its own XOR the
+ * nim-sum, which may be larger than its own), in the order of
+ * gr_token_moves; one budget step per edge looked at. 1 for any other
+ * position (searched move by move instead); 0, or -1 with q->err. */
+int gr_token_winning(gr_query *q, const gr_token_board *b, gr_move_sink *sink);
+
+/* gr_token_moves or gr_token_winning, as a game's reader hands its board on. */
+typedef int (*gr_token_list_fn)(gr_query *q, const gr_token_board *b, gr_move_sink *sink);
+
 #endif

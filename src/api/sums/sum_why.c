@@ -1,0 +1,119 @@
+#include "api/sums/sum_why.h"
+
+#include <inttypes.h>
+
+#include "api/why.h"
+
+unsigned gr_high_bit(uint64_t x)
+{
+    unsigned b = 0;
+    while (b < 63 && (x >> (b + 1)))
+        b++;
+    return b;
+}
+
+/* Binary digits needed for the largest of values and x (at least one). */
+static unsigned width_of(const uint64_t *values, size_t n, uint64_t x)
+{
+    uint64_t all = x;
+    for (size_t i = 0; i < n; i++)
+        all |= values[i];
+    return all ? gr_high_bit(all) + 1 : 1;
+}
+
+static void add_columns(cJSON *step, const uint64_t *values, size_t n, unsigned width)
+{
+    cJSON *columns = gr_why_array(step, "columns");
+    for (unsigned b = width; b-- > 0;) {
+        uint64_t ones = 0;
+        for (size_t i = 0; i < n; i++)
+            ones += (values[i] >> b) & 1;
+        cJSON *c = gr_why_push(columns);
+        gr_why_u64(c, "bit", b);
+        gr_why_u64(c, "ones", ones);
+        gr_why_u64(c, "parity", ones & 1);
+    }
+}
+
+static void add_binary(cJSON *step, const uint64_t *values, size_t listed, unsigned width)
+{
+    cJSON *binary = gr_why_array(step, "binary");
+    for (size_t i = 0; binary && i < listed; i++) {
+        char digits[65];
+        gr_why_binary(values[i], width, digits);
+        cJSON_AddItemToArray(binary, cJSON_CreateString(digits));
+    }
+}
+
+/* "011 ^ 100 ^ 101" for the first few values: the sentences of an answer
+ * share one explanation of bounded length, so each stays short. */
+enum { SHOWN = 4, SHOWN_WIDTH = 16 };
+
+static void sentence_terms(gr_text *t, const uint64_t *values, size_t n, unsigned width, bool binary)
+{
+    for (size_t i = 0; i < n && i < SHOWN; i++) {
+        char digits[65];
+        gr_why_binary(values[i], width, digits);
+        if (binary)
+            gr_text_add(t, "%s%s", i ? " ^ " : "", digits);
+        else
+            gr_text_add(t, "%s%" PRIu64, i ? " ^ " : "", values[i]);
+    }
+    if (n > SHOWN)
+        gr_text_add(t, " ^ ... (%zu values)", n);
+}
+
+void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, const char *what)
+{
+    cJSON *step = gr_why_step(q, "nim_sum");
+    if (!step)
+        return;
+    size_t listed = n < GR_WHY_LISTED ? n : GR_WHY_LISTED;
+    unsigned width = width_of(values, n, x);
+    gr_why_str(step, "name", what);
+    gr_why_u64(step, "components", n);
+    gr_why_u64(step, "listed", listed);
+    gr_why_u64(step, "width", width);
+    gr_why_u64s(step, "values", values, listed);
+    add_binary(step, values, listed, width);
+    add_columns(step, values, n, width);
+    char xs[65];
+    gr_why_binary(x, width, xs);
+    gr_why_u64(step, "nim_sum", x);
+    gr_why_str(step, "nim_sum_binary", xs);
+    if (n == 0) {
+        gr_why_say(q, step, "No %ss: the nim-sum is 0, and the player to move loses.", what);
+        return;
+    }
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
+    if (width > 1 && width <= SHOWN_WIDTH && n <= SHOWN) {
+        sentence_terms(&t, values, n, width, true);
+        gr_text_add(&t, " = %s, so ", xs);
+    }
+    sentence_terms(&t, values, n, width, false);
+    gr_text_add(&t, " = %" PRIu64, x);
+    gr_why_say(q, step, "%s%s", t.buf,
+               x ? ": non-zero, the player to move wins by making it 0."
+                 : ": zero, every move makes it non-zero and the player to move loses.");
+}
+
+void gr_why_target(gr_query *q, size_t i, uint64_t value, uint64_t x, const char *what)
+{
+    cJSON *step = gr_why_step(q, "target");
+    if (!step)
+        return;
+    unsigned b = gr_high_bit(x);
+    uint64_t to = value ^ x;
+    gr_why_u64(step, "component", i);
+    gr_why_u64(step, "from", value);
+    gr_why_u64(step, "to", to);
+    gr_why_u64(step, "nim_sum", x);
+    gr_why_u64(step, "high_bit", b);
+    gr_why_say(q, step,
+               "%c%s %zu has the nim-sum's highest bit (bit %u), so it moves from value %" PRIu64
+               " to %" PRIu64 " ^ %" PRIu64 " = %" PRIu64 ", which is smaller: an option of that value "
+               "exists, as a value is the mex of its options' values.",
+               what[0] >= 'a' && what[0] <= 'z' ? what[0] - 'a' + 'A' : what[0], what + 1, i, b, value,
+               value, x, to);
+}

@@ -1,0 +1,40 @@
+/* "winning_moves" of an answer:
+ *
+ *   {"total": N | null, "moves": [{"move": {...}, "next": {...}}, ...], ["note": "..."]}
+ *
+ * every move that wins for the player to move, the first GR_WINNING_MOVES_CAP
+ * of them in the game's canonical move order (the order of POST /v1/moves),
+ * and their exact number. `move` and `next` are exactly what /v1/analyze
+ * writes for a move. A position the player to move loses, or draws, has
+ * none: {"total": 0, "moves": []}. Where the count is not certain within
+ * the query's budget, "total" is null, the moves listed are winning moves
+ * (possibly not all) and "note" says why. Never guessed. */
+#ifndef GRUNDY_API_WINNING_H
+#define GRUNDY_API_WINNING_H
+
+#include "api/analyze.h"
+#include "api/games.h"
+
+#define GR_WINNING_MOVES_CAP 16
+
+/* Positions of at most this many legal moves, for games without a winning
+ * hook, are searched move by move: each position after a move is answered
+ * within an equal share of the budget left. */
+#define GR_WINNING_SCAN_MOVES 1000
+
+/* The steps the winning moves may spend, out of what the query has left:
+ * as many as the answer itself spent, or this many when that is more. So
+ * an explained answer costs at most about twice a slim one. */
+#define GR_WINNING_MIN_STEPS 100000
+
+/* Fills q->ans.winning for q, which `game` has answered (q->ans.winner
+ * set) after spending `spent` steps. Uses the game's winning hook when it
+ * has one, else the scan above. Spends q's budget within the allowance
+ * above; never fails the answer (memory or budget running out leave the
+ * total unknown, with a note). */
+void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent);
+
+/* ,"winning_moves":{...} as the contract above writes it. */
+void gr_winning_render(gr_buf *b, const struct gr_winning *w);
+
+#endif

@@ -1,0 +1,451 @@
+/* The front door's guards (http_guard.h). The deadline of each request head
+ * is kept by one thread, which shuts down the socket of a connection past
+ * it: libmicrohttpd then sees the end of its input and closes the
+ * connection in its own thread. Connections are listed while open; the list
+ * lock is taken by NOTIFY_CLOSED before libmicrohttpd closes a socket, so a
+ * descriptor shut down here is always the connection's own. */
+#include "server/http_guard.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "server/request_id.h"
+
+/* A deadline that has passed and was acted on: the head is refused. */
+#define DEADLINE_CUT INT64_C(-1)
+
+typedef struct conn_guard {
+    struct conn_guard *prev, *next;
+    int fd;
+    bool listed;
+    /* Monotonic milliseconds by which the next request head must have
+     * arrived; 0 while a request is being read or answered; DEADLINE_CUT
+     * once past it (the connection is being closed). */
+    _Atomic int64_t deadline_ms;
+    atomic_bool served;   /* a request was answered: a later cut is silent (read by the deadline thread) */
+    bool refused;         /* answered 503 at its opening: the table is full */
+    bool bad_url;         /* a decoded part of the URL held a control byte */
+    struct ip_slot *ip;   /* its address's count, when --per-ip-limit is on */
+    size_t target_len;    /* bytes of the raw request target */
+} conn_guard;
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    conn_guard *head;
+    pthread_t thread;
+    bool running, stop;
+    const gr_server_config *cfg;
+    atomic_uint open;     /* connections open, refused ones included */
+} guard = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* Connections open per client address (--per-ip-limit), under guard.mu:
+ * a chained hash of the address bytes; a slot lives while it counts one. */
+typedef struct ip_slot {
+    struct ip_slot *next;
+    unsigned char key[17]; /* the family, then 4 or 16 address bytes */
+    unsigned n;
+} ip_slot;
+
+enum { IP_BUCKETS = 1024 };
+static ip_slot *ip_table[IP_BUCKETS];
+
+/* How often the deadlines are looked at: a head is cut at most this late. */
+enum { TICK_MS = 100 };
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+unsigned gr_guard_mhd_conn_limit(const gr_server_config *c)
+{
+    unsigned spare = c->conn_limit / 16 < 8 ? 8 : c->conn_limit / 16;
+    return c->conn_limit + spare;
+}
+
+size_t gr_guard_mhd_memory(const gr_server_config *c)
+{
+    return (size_t)c->max_url + c->max_header + 32768;
+}
+
+/* ---- answers written on the socket itself --------------------------------- */
+
+/* Writes a whole JSON error with Connection: close, for a connection that
+ * libmicrohttpd has not answered and will not: a new socket's buffer holds
+ * it, so one non-blocking send suffices (a short one is dropped). */
+static void send_raw_error(int fd, gr_error_code code, const char *reason, const char *message)
+{
+    char body[384], head[512], id[GR_REQUEST_ID_MAX + 1];
+    int blen = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"field\":null}}",
+                        gr_error_name(code), message);
+    gr_request_id_take(id, NULL);
+    char date[64];
+    struct tm tm;
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
+    int status = gr_error_status(code);
+    int hlen = snprintf(head, sizeof head,
+                        "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: application/json\r\n"
+                        "Content-Length: %d\r\n%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
+                        status, reason, date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
+    if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head)
+        return;
+    char out[sizeof head + sizeof body];
+    memcpy(out, head, (size_t)hlen);
+    memcpy(out + hlen, body, (size_t)blen);
+    (void)!send(fd, out, (size_t)hlen + (size_t)blen, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* ---- the deadline thread ---------------------------------------------------- */
+
+/* Cuts every listed connection whose head is overdue; under guard.mu. */
+static void cut_overdue(int64_t now)
+{
+    for (conn_guard *g = guard.head; g; g = g->next) {
+        int64_t d = atomic_load(&g->deadline_ms);
+        if (d <= 0 || d > now || !atomic_compare_exchange_strong(&g->deadline_ms, &d, DEADLINE_CUT))
+            continue;
+        if (!atomic_load(&g->served) && !g->refused) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "the request line and headers did not arrive within %u s "
+                     "(--header-timeout); send them at once", guard.cfg->header_timeout);
+            send_raw_error(g->fd, GR_E_REQUEST_TIMEOUT, "Request Timeout", msg);
+        }
+        shutdown(g->fd, SHUT_RDWR);
+    }
+}
+
+static void *deadline_thread(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&guard.mu);
+    while (!guard.stop) {
+        cut_overdue(now_ms());
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += TICK_MS * 1000000L;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&guard.cv, &guard.mu, &t);
+    }
+    pthread_mutex_unlock(&guard.mu);
+    return NULL;
+}
+
+int gr_guard_start(server_state *st)
+{
+    guard.cfg = st->cfg;
+    guard.stop = false;
+    atomic_store(&guard.open, 0);
+    if (pthread_create(&guard.thread, NULL, deadline_thread, NULL) != 0)
+        return -1;
+    guard.running = true;
+    return 0;
+}
+
+void gr_guard_stop(void)
+{
+    if (!guard.running)
+        return;
+    pthread_mutex_lock(&guard.mu);
+    guard.stop = true;
+    pthread_cond_signal(&guard.cv);
+    pthread_mutex_unlock(&guard.mu);
+    pthread_join(guard.thread, NULL);
+    guard.running = false;
+}
+
+/* ---- a connection's life ---------------------------------------------------- */
+
+/* Past --conn-limit, a keep-alive connection idle between requests makes
+ * room, as nginx's reusable connections do: the one idle longest (its next
+ * head due soonest) is closed, silently. Under guard.mu; false when none
+ * is idle. */
+static bool reuse_idle(void)
+{
+    conn_guard *oldest = NULL;
+    int64_t due = INT64_MAX;
+    for (conn_guard *g = guard.head; g; g = g->next) {
+        int64_t d = atomic_load(&g->deadline_ms);
+        if (d > 0 && d < due && atomic_load(&g->served)) {
+            oldest = g;
+            due = d;
+        }
+    }
+    if (!oldest || !atomic_compare_exchange_strong(&oldest->deadline_ms, &due, DEADLINE_CUT))
+        return false;
+    shutdown(oldest->fd, SHUT_RDWR);
+    return true;
+}
+
+/* The count of the client's address, one more; NULL when it cannot be
+ * told or memory runs out (the connection is then not counted). Under
+ * guard.mu. */
+static ip_slot *count_address(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    unsigned char key[17] = { 0 };
+    if (sa && sa->sa_family == AF_INET)
+        memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    else if (sa && sa->sa_family == AF_INET6)
+        memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    else
+        return NULL;
+    key[0] = (unsigned char)sa->sa_family;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof key; i++)
+        h = (h ^ key[i]) * 16777619u;
+    ip_slot **bucket = &ip_table[h % IP_BUCKETS], *slot = *bucket;
+    while (slot && memcmp(slot->key, key, sizeof key) != 0)
+        slot = slot->next;
+    if (!slot) {
+        slot = calloc(1, sizeof *slot);
+        if (!slot)
+            return NULL;
+        memcpy(slot->key, key, sizeof key);
+        slot->next = *bucket;
+        *bucket = slot;
+    }
+    slot->n++;
+    return slot;
+}
+
+static void uncount_address(ip_slot *slot)
+{
+    if (!slot || --slot->n)
+        return;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof slot->key; i++)
+        h = (h ^ slot->key[i]) * 16777619u;
+    ip_slot **p = &ip_table[h % IP_BUCKETS];
+    while (*p != slot)
+        p = &(*p)->next;
+    *p = slot->next;
+    free(slot);
+}
+
+/* Whether a new connection is served, or else why not (in msg). Under
+ * guard.mu. */
+static bool admit(conn_guard *g, struct MHD_Connection *conn, unsigned open, char *msg, size_t size)
+{
+    const gr_server_config *c = guard.cfg;
+    if (c->per_ip_limit) {
+        g->ip = count_address(conn);
+        if (g->ip && g->ip->n > c->per_ip_limit) {
+            snprintf(msg, size, "this client address holds its limit of %u connections (--per-ip-limit); "
+                     "reuse them, or retry later", c->per_ip_limit);
+            return false;
+        }
+    }
+    if (open > c->conn_limit && !reuse_idle()) {
+        snprintf(msg, size, "the server holds its limit of %u connections (--conn-limit); retry later",
+                 c->conn_limit);
+        return false;
+    }
+    return true;
+}
+
+void gr_guard_open(request *rq, struct MHD_Connection *conn)
+{
+    conn_guard *g = calloc(1, sizeof *g);
+    rq->guard = g;
+    unsigned open = atomic_fetch_add(&guard.open, 1) + 1;
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!g || !ci)
+        return;
+    g->fd = ci->connect_fd;
+    char msg[160];
+    pthread_mutex_lock(&guard.mu);
+    int64_t now = now_ms();
+    if (admit(g, conn, open, msg, sizeof msg)) {
+        atomic_init(&g->deadline_ms, now + (int64_t)guard.cfg->header_timeout * 1000);
+    } else {
+        /* In libmicrohttpd's spare slots: answered at once, then read
+         * until the client closes or the next tick. */
+        send_raw_error(g->fd, GR_E_OVERLOADED, "Service Unavailable", msg);
+        shutdown(g->fd, SHUT_WR);
+        g->refused = true;
+        atomic_init(&g->deadline_ms, now + TICK_MS);
+    }
+    g->next = guard.head;
+    if (guard.head)
+        guard.head->prev = g;
+    guard.head = g;
+    g->listed = true;
+    pthread_mutex_unlock(&guard.mu);
+}
+
+void gr_guard_close(request *rq)
+{
+    conn_guard *g = rq->guard;
+    atomic_fetch_sub(&guard.open, 1);
+    rq->guard = NULL;
+    if (!g)
+        return;
+    if (g->listed) {
+        pthread_mutex_lock(&guard.mu);
+        if (g->prev)
+            g->prev->next = g->next;
+        else
+            guard.head = g->next;
+        if (g->next)
+            g->next->prev = g->prev;
+        uncount_address(g->ip);
+        pthread_mutex_unlock(&guard.mu);
+    }
+    free(g);
+}
+
+bool gr_guard_head_arrived(request *rq)
+{
+    conn_guard *g = rq->guard;
+    if (!g)
+        return true;
+    return atomic_exchange(&g->deadline_ms, 0) != DEADLINE_CUT && !g->refused;
+}
+
+void gr_guard_request_ended(request *rq)
+{
+    conn_guard *g = rq->guard;
+    if (!g)
+        return;
+    atomic_store(&g->served, true);
+    g->bad_url = false;
+    g->target_len = 0;
+    int64_t d = 0;
+    atomic_compare_exchange_strong(&g->deadline_ms, &d, now_ms() + (int64_t)guard.cfg->conn_timeout * 1000);
+}
+
+/* ---- the URL ---------------------------------------------------------------- */
+
+static conn_guard *guard_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    request *rq = ci ? ci->socket_context : NULL;
+    return rq ? rq->guard : NULL;
+}
+
+void *gr_guard_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    conn_guard *g = guard_of(conn);
+    if (g)
+        g->target_len = strlen(uri);
+    return NULL; /* no per-request context of libmicrohttpd's: http.c makes its own */
+}
+
+/* libmicrohttpd calls this for the path, and for each name and value of
+ * the query: a %00 would end the C string there, so that /healthz%00x
+ * matched /healthz. */
+size_t gr_guard_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    size_t n = MHD_http_unescape(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            conn_guard *g = guard_of(conn);
+            if (g)
+                g->bad_url = true;
+            break;
+        }
+    }
+    return n;
+}
+
+/* ---- the head --------------------------------------------------------------- */
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    unsigned *n = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
+        n[0]++;
+    else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+        n[1]++;
+    return MHD_YES;
+}
+
+/* Transfer-Encoding: chunked alone is read; any other coding cannot be
+ * (libmicrohttpd would wait for the body's end until the timeout), and a
+ * length beside a coding makes the body's end ambiguous (RFC 9112 6.3). */
+static gr_error_code check_codings(request *rq, char *message, size_t size)
+{
+    unsigned n[2] = { 0, 0 };
+    MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, count_header, n);
+    if (n[0] == 0)
+        return GR_NERROR_CODES;
+    const char *te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    if (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0) {
+        char shown[48];
+        gr_printable(te ? te : "", shown, sizeof shown);
+        snprintf(message, size, "Transfer-Encoding \"%s\" is not supported: send the body as it is, with a "
+                 "Content-Length, or with Transfer-Encoding: chunked alone", n[0] > 1 ? "(several)" : shown);
+        return GR_E_UNSUPPORTED_TRANSFER_CODING;
+    }
+    if (n[1]) {
+        snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
+        return GR_E_BAD_REQUEST;
+    }
+    return GR_NERROR_CODES;
+}
+
+gr_error_code gr_guard_check_head(request *rq, char *message, size_t size)
+{
+    const gr_server_config *c = rq->st->cfg;
+    conn_guard *g = rq->guard;
+    if (g && g->bad_url) {
+        snprintf(message, size, "the URL holds a control character (such as %%00) once decoded; send the "
+                 "path and query without them");
+        return GR_E_BAD_REQUEST;
+    }
+    if (g && g->target_len > c->max_url) {
+        snprintf(message, size, "the URL is %zu bytes, longer than the limit of %u (--max-url); send a "
+                 "shorter one (queries go in the body)", g->target_len, c->max_url);
+        return GR_E_URL_TOO_LONG;
+    }
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (ci && ci->header_size > c->max_header) {
+        snprintf(message, size, "the request line and headers are %zu bytes, more than the limit of %u "
+                 "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
+        return GR_E_HEADERS_TOO_LARGE;
+    }
+    return check_codings(rq, message, size);
+}
+
+/* ---- lingering ---------------------------------------------------------------- */
+
+static uint64_t elapsed_ms(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    int64_t ms = (int64_t)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+    return ms > 0 ? (uint64_t)ms : 0;
+}
+
+bool gr_guard_linger(request *rq, size_t n)
+{
+    const gr_server_config *c = rq->st->cfg;
+    rq->dropped += n;
+    return rq->dropped <= c->linger_bytes && elapsed_ms(&rq->start) <= (uint64_t)c->linger_time * 1000;
+}
+
+bool gr_guard_linger_declared(const request *rq, uint64_t declared)
+{
+    return declared <= rq->st->cfg->linger_bytes;
+}

@@ -1,0 +1,83 @@
+/* The front door's guards, which libmicrohttpd does not give: the request
+ * head judged before any route sees it (a URL that decodes to a control
+ * byte, a URL or head over its limit, a transfer coding other than chunked),
+ * a deadline for each request head (slow clients cannot hold connections by
+ * trickling it), a 503 with Retry-After instead of silence when the
+ * connection table is full (once no keep-alive connection idles to make
+ * room) or the client's address holds --per-ip-limit, and lingering: the body after an early error
+ * is read and dropped, within a byte and a time bound, so that a client that
+ * writes its whole body before reading sees the answer.
+ *
+ * What libmicrohttpd 0.9.75 still answers itself, in HTML with Connection:
+ * close, is decided while it parses, before any callback of ours
+ * (connection.c; README.md, "The front door"; the TODO tests of
+ * test_front.py):
+ * - a head larger than its connection memory (gr_guard_mhd_memory): 414
+ *   while in the request line, 431 in the headers;
+ * - a request line it cannot parse: 400, or a close without an answer;
+ * - an HTTP version other than 1.0 and 1.1: 505;
+ * - a Content-Length that is not digits (400) or past 2^64 (413):
+ *   parse_connection_headers queues the error, then falls through to
+ *   HEADERS_PROCESSED and builds the same response's head a second time,
+ *   so the status line and headers go out twice;
+ * - a bad chunk size or chunk end in the body: 400.
+ * Each closes the connection; none reaches the routes. */
+#ifndef GRUNDY_SERVER_HTTP_GUARD_H
+#define GRUNDY_SERVER_HTTP_GUARD_H
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/error.h"
+#include "server/request.h"
+
+/* Starts the thread that ends request heads past their deadline. 0 or -1. */
+int gr_guard_start(server_state *st);
+void gr_guard_stop(void);
+
+/* libmicrohttpd's connection limit and per-connection memory for cfg: a
+ * few slots above --conn-limit, whose connections are answered 503, and
+ * room for a head of --max-url plus --max-header bytes, so that our own
+ * 414 and 431 come before libmicrohttpd's. */
+unsigned gr_guard_mhd_conn_limit(const gr_server_config *c);
+size_t gr_guard_mhd_memory(const gr_server_config *c);
+
+/* A connection opened (NOTIFY_STARTED; rq is its socket context): starts
+ * its head deadline, or, past --conn-limit or --per-ip-limit, answers 503
+ * and closes it.
+ * gr_guard_close undoes gr_guard_open (NOTIFY_CLOSED, before the socket is
+ * closed, so the deadline thread never touches a reused descriptor). */
+void gr_guard_open(request *rq, struct MHD_Connection *conn);
+void gr_guard_close(request *rq);
+
+/* The head arrived (the first callback of a request): false when the
+ * connection was already answered 503 or its deadline passed, so that the
+ * caller drops it. */
+bool gr_guard_head_arrived(request *rq);
+
+/* A request ended: the next head on the connection must arrive within the
+ * idle time (--conn-timeout). */
+void gr_guard_request_ended(request *rq);
+
+/* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK and MHD_OPTION_UNESCAPE_CALLBACK:
+ * they record the raw request target's length and whether any decoded part
+ * of the URL holds a control byte. */
+void *gr_guard_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn);
+size_t gr_guard_unescape(void *cls, struct MHD_Connection *conn, char *s);
+
+/* Judges the head of rq (its first callback): the error to answer at once
+ * with message, or GR_NERROR_CODES when the head is fine. */
+gr_error_code gr_guard_check_head(request *rq, char *message, size_t size);
+
+/* Whether n more bytes of a body that is being dropped (after an early
+ * error, or past the body limit) are still read; false once the bytes or
+ * the time of lingering are spent, when the connection is closed. */
+bool gr_guard_linger(request *rq, size_t n);
+
+/* Whether a declared body over its limit is read to its end (and dropped)
+ * to answer after it, rather than at once: when it is within --linger-bytes. */
+bool gr_guard_linger_declared(const request *rq, uint64_t declared);
+
+#endif

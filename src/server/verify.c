@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+#include "server/verify.h"
+
+#include <cjson/cJSON.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/log.h"
+
+struct gr_verifier {
+    server_state *st;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
+    bool stopping;
+};
+
+/* One check at a time: the thread's and SIGHUP's. */
+static pthread_mutex_t check_mu = PTHREAD_MUTEX_INITIALIZER;
+static void log_changed(void *ctx, const char *name)
+{
+    (void)ctx;
+    gr_log("error", "event=tables_changed section=\"%s\" error=\"its bytes no longer match its checksum: "
+           "the table file was changed in place (or shrank); the section is no longer used\"", name);
+}
+
+/* A valid file at the path replaces the tables; otherwise they stay,
+ * without their changed sections. */
+static void try_reload(server_state *st)
+{
+    char why[512];
+    gr_snapshot *s = gr_snapshot_load(st->tables_path, &st->cfg->service.limits, (size_t)st->cfg->cache_bytes,
+                                      why, sizeof why);
+    if (!s) {
+        gr_log("error", "event=reload ok=false reason=tables_changed tables=%s error=\"%s; the old tables "
+               "stay, without the sections that changed\"", st->tables_path, why);
+        return;
+    }
+    gr_snapshot_install(&st->snaps, s);
+    atomic_fetch_add(&st->metrics.reloads_ok, 1);
+    gr_log("info", "event=reload ok=true reason=tables_changed tables=%s", st->tables_path);
+}
+
+/* Checksums (when `full`, or when a read faulted: the other sections past
+ * a shrunk file's end are found before a query reads them) and faults of
+ * the current tables; a change is logged and followed by a reload.
+ * Returns the sections turned off by checksums. */
+static size_t check(server_state *st, bool full, unsigned long *faults_seen)
+{
+    pthread_mutex_lock(&check_mu);
+    gr_snapshot *s = gr_snapshot_acquire(&st->snaps);
+    size_t off_before = gr_tables_off_count(s->tables);
+    bool faulted = faults_seen && gr_tables_faults(s->tables) != *faults_seen;
+    size_t changed = full || faulted ? gr_tables_verify(s->tables, log_changed, NULL) : 0;
+    size_t off = gr_tables_off_count(s->tables);
+    if (faulted) {
+        *faults_seen = gr_tables_faults(s->tables);
+        gr_log("error", "event=tables_fault faults=%lu sections_off=%zu error=\"a read of the mapped table "
+               "file faulted (it shrank under the daemon); the queries that read it were answered 503 and "
+               "its sections are no longer used\"", *faults_seen, off);
+    }
+    gr_snapshot_release(s);
+    if (faulted || off > off_before)
+        try_reload(st);
+    pthread_mutex_unlock(&check_mu);
+    return changed;
+}
+
+size_t gr_verify_now(server_state *st)
+{
+    return check(st, true, NULL);
+}
+
+static void *verifier(void *arg)
+{
+    gr_verifier *v = arg;
+    server_state *st = v->st;
+    unsigned long faults_seen = 0;
+    gr_snapshot *s = gr_snapshot_acquire(&st->snaps);
+    const gr_snapshot *last = s;
+    gr_snapshot_release(s);
+    long interval_ms = (long)st->cfg->verify_interval * 1000, since_full = 0;
+    pthread_mutex_lock(&v->mu);
+    while (!v->stopping) {
+        struct timespec due;
+        clock_gettime(CLOCK_MONOTONIC, &due);
+        due.tv_nsec += GR_VERIFY_FAULT_MS * 1000000L;
+        if (due.tv_nsec >= 1000000000L) {
+            due.tv_sec++;
+            due.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&v->wake, &v->mu, &due);
+        if (v->stopping)
+            break;
+        pthread_mutex_unlock(&v->mu);
+        s = gr_snapshot_acquire(&st->snaps);
+        if (s != last) /* a reload: its faults count from 0 */
+            faults_seen = 0;
+        last = s;
+        gr_snapshot_release(s);
+        since_full += GR_VERIFY_FAULT_MS;
+        bool full = interval_ms > 0 && since_full >= interval_ms;
+        if (full)
+            since_full = 0;
+        check(st, full, &faults_seen);
+        pthread_mutex_lock(&v->mu);
+    }
+    pthread_mutex_unlock(&v->mu);
+    return NULL;
+}
+
+gr_verifier *gr_verifier_start(server_state *st)
+{
+    gr_verifier *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    v->st = st;
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_mutex_init(&v->mu, NULL);
+    pthread_cond_init(&v->wake, &a);
+    pthread_condattr_destroy(&a);
+    if (pthread_create(&v->thread, NULL, verifier, v) != 0) {
+        pthread_cond_destroy(&v->wake);
+        pthread_mutex_destroy(&v->mu);
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void gr_verifier_stop(gr_verifier *v)
+{
+    if (!v)
+        return;
+    pthread_mutex_lock(&v->mu);
+    v->stopping = true;
+    pthread_cond_signal(&v->wake);
+    pthread_mutex_unlock(&v->mu);
+    pthread_join(v->thread, NULL);
+    pthread_cond_destroy(&v->wake);
+    pthread_mutex_destroy(&v->mu);
+    free(v);
+}
+
+char *gr_verify_metrics(server_state *st, const gr_snapshot *snap, char *text)
+{
+    (void)st;
+    char add[512];
+    int n = snprintf(add, sizeof add,
+                     "# HELP grundyd_table_sections_off Sections of the table file in use that are no longer "
+                     "used because their bytes changed or faulted under the daemon.\n"
+                     "# TYPE grundyd_table_sections_off gauge\n"
+                     "grundyd_table_sections_off %zu\n"
+                     "# HELP grundyd_table_faults_total Reads of the mapped table file in use that faulted "
+                     "(SIGBUS: the file shrank under the daemon).\n"
+                     "# TYPE grundyd_table_faults_total counter\n"
+                     "grundyd_table_faults_total %lu\n",
+                     gr_tables_off_count(snap->tables), gr_tables_faults(snap->tables));
+    size_t len = strlen(text);
+    char *out = realloc(text, len + (size_t)n + 1);
+    if (!out) {
+        free(text);
+        return NULL;
+    }
+    memcpy(out + len, add, (size_t)n + 1);
+    return out;
+}
+
+char *gr_verify_ready_json(const gr_snapshot *snap)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "status", "ready");
+    if (gr_tables_off_count(snap->tables)) {
+        cJSON *off = cJSON_AddArrayToObject(root, "tables_off");
+        for (size_t i = 0; off && i < gr_tables_count(snap->tables); i++) {
+            gr_table_info info;
+            gr_tables_info(snap->tables, i, &info);
+            if (gr_tables_section_off(snap->tables, i))
+                cJSON_AddItemToArray(off, cJSON_CreateString(info.name));
+        }
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
