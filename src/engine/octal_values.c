@@ -4,7 +4,7 @@
  *
  * Options of heap n: g(n - k) for digits with bit 2, 0 when n = k for
  * digits with bit 1, and g(a) ^ g(m - a) with m = n - k, 1 <= a <= m / 2,
- * for digits with bit 4. The splits of m are the same for every splitting
+ * for digits with bit 4 (d0 = 4 included: m = n). The splits of m are the same for every splitting
  * digit (heap n uses those of n - k), so the solver keeps a table of the
  * split values of each of the last RING heap sizes m and builds it once: a
  * code with three splitting digits costs what one with a single one does.
@@ -101,15 +101,15 @@ static void ensure_table(octal_solver *sv, uint64_t m)
     sv->slot_valid[s] = true;
 }
 
-/* The split tables that bear on heap n: one per splitting digit k with
- * n - k >= 2 (smaller heaps cannot be split in two). */
+/* The split tables that bear on heap n: one per splitting digit k >= 0 with
+ * n - k >= 2 (smaller heaps cannot be split in two); RING holds them all. */
 typedef struct heap_tables {
-    const uint8_t *table[GR_OCTAL_MAX_DIGITS];
-    uint8_t stamp[GR_OCTAL_MAX_DIGITS];
-    uint64_t m[GR_OCTAL_MAX_DIGITS];
+    const uint8_t *table[RING];
+    uint8_t stamp[RING];
+    uint64_t m[RING];
     unsigned n;
 #ifdef __SSE2__
-    __m128i hstamp16, stamp16[GR_OCTAL_MAX_DIGITS]; /* the stamps in every byte */
+    __m128i hstamp16, stamp16[RING]; /* the stamps in every byte */
 #endif
 } heap_tables;
 
