@@ -179,7 +179,7 @@ static unsigned lowest_bit(unsigned x)
  * 1 + o + 2 span, ...; o = 0, SCAN_BLOCK, ...), every split once. The first
  * stretch reads the smallest heaps and the ones just computed, which are in
  * cache: scanning it first took 0.376 (4.5 million values, long scans) from
- * 30 to about 18 s of CPU, and left the 3-digit family as it was. */
+ * 30 to 9 s of CPU, and left the 3-digit family's time as it was. */
 static void scan_splits(octal_solver *sv, uint64_t m, unsigned *nwant)
 {
     uint64_t last = m / 2;
