@@ -296,6 +296,31 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
     return 0;
 }
 
+/* build_others on this thread while the long octal periods are computed on
+ * another; then their sections. */
+static int build_others_and_long(gr_tf_writer *w, const gr_build_options *o, gr_progress *p,
+                                 const char **failed)
+{
+    long_octal_job longs = { .values = o->octal_values > UINT64_MAX / LONG_OCTAL_FACTOR
+                                           ? UINT64_MAX : o->octal_values * LONG_OCTAL_FACTOR };
+    pthread_t tid;
+    if (pthread_create(&tid, NULL, long_octal_thread, &longs) != 0) {
+        *failed = "long octal periods (no thread)";
+        return -1;
+    }
+    int rc = build_others(w, o, p, failed);
+    pthread_join(tid, NULL);
+    if (rc == 0) {
+        *failed = "long octal periods";
+        rc = longs.status == GR_OK ? add_long_octal(w, &longs) : -1;
+        if (rc == 0)
+            gr_progress_line(p, "long octal periods (0.127 0.16 0.56 0.376)");
+    }
+    for (size_t i = 0; i < NLONG; i++)
+        gr_seq_free(&longs.seq[i]);
+    return rc;
+}
+
 void gr_build_options_default(gr_build_options *o)
 {
     o->grundys_values = UINT64_C(1) << 22;
@@ -335,29 +360,15 @@ int gr_tables_build(const char *path, const gr_build_options *o, char *why, size
     gr_progress *p = gr_progress_start(o->progress, o->progress_live, o->grundys_values);
     gr_tf_writer *w = gr_tf_writer_new();
     grundys_job job = { .values = o->grundys_values, .progress = p };
-    uint64_t long_values = o->octal_values > UINT64_MAX / LONG_OCTAL_FACTOR
-                               ? UINT64_MAX : o->octal_values * LONG_OCTAL_FACTOR;
-    long_octal_job longs = { .values = long_values, .status = GR_OK };
-    pthread_t tid, long_tid;
+    pthread_t tid;
     if (!w || pthread_create(&tid, NULL, grundys_thread, &job) != 0) {
         gr_tf_writer_free(w);
         gr_progress_stop(p, false);
         snprintf(why, n, "out of memory or threads");
         return -1;
     }
-    bool long_started = pthread_create(&long_tid, NULL, long_octal_thread, &longs) == 0;
-    const char *failed = long_started ? NULL : "long octal periods (no thread)";
-    int rc = long_started ? build_others(w, o, p, &failed) : -1;
-    if (long_started)
-        pthread_join(long_tid, NULL);
-    if (rc == 0) {
-        failed = "long octal periods";
-        rc = longs.status == GR_OK ? add_long_octal(w, &longs) : -1;
-        if (rc == 0)
-            gr_progress_line(p, "long octal periods (0.127 0.16 0.56 0.376)");
-    }
-    for (size_t i = 0; i < NLONG; i++)
-        gr_seq_free(&longs.seq[i]);
+    const char *failed = NULL;
+    int rc = build_others_and_long(w, o, p, &failed);
     pthread_join(tid, NULL);
     if (job.status != GR_OK && rc == 0) {
         failed = "Grundy's game";

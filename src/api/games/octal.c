@@ -172,7 +172,7 @@ static octal_options_of octal_options_k(const gr_octal_code *code, unsigned k, u
 {
     unsigned d = code->digit[k];
     octal_options_of o = { .empty = (d & 1) && n == k, .one = (d & 2) && n > k };
-    o.splits = (d & 4) && n >= k + 2 ? (n - k) / 2 : 0;
+    o.splits = (d & 4) && n > k + 1 ? (n - k) / 2 : 0;
     return o;
 }
 
