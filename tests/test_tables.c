@@ -1198,8 +1198,9 @@ START_TEST(test_build_small)
 
     gr_tables *t = open_ok(path);
     static const char *const names[] = {
-        GR_TN_DIVISOR, GR_TN_GRUNDYS, "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-        "octal:0.77", "octal:0.7777", GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY,
+        GR_TN_DIVISOR, GR_TN_GRUNDYS, "octal:0.007", "octal:0.07", "octal:0.127", "octal:0.137",
+        "octal:0.16", "octal:0.376", "octal:0.56", "octal:0.6", "octal:0.77", "octal:0.7777",
+        GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY,
         "subtraction:powers_of_two:grundy", "subtraction:powers_of_two:outcome",
         "subtraction:primes:grundy", "subtraction:primes:outcome", "subtraction:squares:grundy",
         "subtraction:squares:outcome", GR_TN_WYTHOFF,
@@ -1235,10 +1236,15 @@ START_TEST(test_build_small)
     REQUIRE(gr_tables_sequence(t, "octal:0.6", &s)); /* Officers: no period known */
     REQUIRE(!s.periodic);
     REQUIRE_EQ(s.count, 256);
+    /* The long periods get 128 times octal_values: too few here to certify
+     * 0.376 (period 4 from 2,268,248), enough for its first values. */
+    REQUIRE(gr_tables_sequence(t, "octal:0.376", &s));
+    REQUIRE(!s.periodic);
+    REQUIRE_EQ(s.count, 128 * 256);
 
     /* The family holds every 0.d1d2d3; Kayles is key 0770 there too. */
     gr_table_info fam;
-    gr_tables_info(t, 8, &fam);
+    gr_tables_info(t, 12, &fam);
     REQUIRE_EQ(fam.count, 511);
     gr_seq k;
     REQUIRE(gr_tables_member(t, GR_TN_OCTAL_FAMILY, 0770, &k));

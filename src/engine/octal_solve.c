@@ -65,7 +65,7 @@ static gr_status solver_init(octal_solver *sv, const gr_octal_code *code)
     memset(sv, 0, sizeof *sv);
     sv->code = code;
     sv->t = code->t;
-    for (unsigned k = 1; k <= code->t; k++)
+    for (unsigned k = 0; k <= code->t; k++)
         if (code->digit[k] & 4)
             sv->split_k[sv->nsplit++] = k;
     sv->mode = MODE_PLAIN;
@@ -131,7 +131,7 @@ static gr_status rare_push(octal_solver *sv, uint64_t pos)
 static uint64_t step_cost(const gr_octal_code *code, uint64_t n)
 {
     uint64_t cost = code->t + n + 1;
-    for (unsigned k = 1; k <= code->t; k++)
+    for (unsigned k = 0; k <= code->t; k++)
         if ((code->digit[k] & 4) && n >= k + 2)
             cost += (n - k) / 2;
     return cost;

@@ -243,8 +243,9 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
         p.append("bytes %r, expected %d" % (body.get("bytes"), size))
     sections = body.get("sections") or []
     names = [s.get("name") for s in sections]
-    want = ["divisor", "grundys_game", "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-            "octal:0.77", "octal:0.7777", "octal:3-digit", "subtraction:1-12"]
+    want = ["divisor", "grundys_game", "octal:0.007", "octal:0.07", "octal:0.127", "octal:0.137",
+            "octal:0.16", "octal:0.376", "octal:0.56", "octal:0.6", "octal:0.77", "octal:0.7777",
+            "octal:3-digit", "subtraction:1-12"]
     want += ["subtraction:%s:%s" % (r, part) for r in RULES for part in ("grundy", "outcome")]
     want += ["wythoff"]
     if names != want:
