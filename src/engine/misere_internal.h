@@ -46,13 +46,25 @@ typedef struct mq_table {
 typedef struct mq_summary {
     mq_bits f;
     uint16_t p;
-    bool movable; /* some heap of X has a move */
+    bool movable;    /* some heap of X has a move */
+    uint8_t mult;    /* how X was reached: `mult` heaps of type `type` added */
+    uint16_t type;   /* to the sum of summary `parent` */
+    uint32_t parent;
 } mq_summary;
 
 typedef struct mq_types {
     uint16_t phi;
+    uint64_t heap; /* the first heap of this type */
     mq_bits trans;
 } mq_type;
+
+/* A sum the candidate decides wrongly: heap[i] taken mult[i] times. */
+#define MQ_WITNESS_MAX 64u
+typedef struct mq_witness {
+    uint64_t heap[MQ_WITNESS_MAX];
+    uint32_t mult[MQ_WITNESS_MAX];
+    uint32_t len;
+} mq_witness;
 
 typedef struct mq_verify {
     const mq_table *t;
@@ -62,16 +74,19 @@ typedef struct mq_verify {
     uint32_t nindex;
     mq_type *types;
     uint32_t ntypes, types_cap;
+    mq_witness failure; /* set when mq_verify_add returns 1 */
 } mq_verify;
 
 /* Starts with the empty sum alone. */
 gr_status mq_verify_init(mq_verify *v, const mq_table *t);
 void mq_verify_free(mq_verify *v);
 
-/* Adds heaps of element phi and transition set trans to every sum so far.
- * GR_OK when every new sum is decided correctly (and, when `keep`, they
- * are kept), 1 when one is not (nothing kept), GR_ELIMIT past the budget or
- * GR_MQ_MAX_STATES summaries, GR_ENOMEM. A type added before is free. */
-int mq_verify_add(mq_verify *v, uint16_t phi, const mq_bits *trans, bool keep, gr_budget *b);
+/* Adds heaps (heap `heap`, element phi, transition set trans) to every sum
+ * so far. GR_OK when every new sum is decided correctly (and, when `keep`,
+ * they are kept), 1 when one is not (nothing kept; v->failure is such a
+ * sum), GR_ELIMIT past the budget or GR_MQ_MAX_STATES summaries, GR_ENOMEM.
+ * A type added before is free. */
+int mq_verify_add(mq_verify *v, uint64_t heap, uint16_t phi, const mq_bits *trans, bool keep,
+                  gr_budget *b);
 
 #endif

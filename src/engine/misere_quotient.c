@@ -56,11 +56,11 @@ static int extend_conservatively(mq_builder *bd, uint64_t n, const mq_bits *tran
     for (uint16_t x = 0; x < bd->q.order; x++) {
         if ((bd->q.in_p[x] != 0) != p)
             continue;
-        int rc = mq_verify_add(&bd->v, x, trans, false, bd->b);
+        int rc = mq_verify_add(&bd->v, n, x, trans, false, bd->b);
         if (rc == 1)
             continue;
         if (rc == GR_OK)
-            rc = mq_verify_add(&bd->v, x, trans, true, bd->b);
+            rc = mq_verify_add(&bd->v, n, x, trans, true, bd->b);
         if (rc == GR_OK)
             bd->phi[n] = x;
         return rc;

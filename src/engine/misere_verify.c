@@ -145,7 +145,7 @@ static bool type_known(const mq_verify *v, uint16_t phi, const mq_bits *trans)
     return false;
 }
 
-static gr_status remember_type(mq_verify *v, uint16_t phi, const mq_bits *trans)
+static gr_status remember_type(mq_verify *v, uint64_t heap, uint16_t phi, const mq_bits *trans)
 {
     if (v->ntypes == v->types_cap) {
         uint32_t cap = v->types_cap ? 2 * v->types_cap : 16;
@@ -156,12 +156,28 @@ static gr_status remember_type(mq_verify *v, uint16_t phi, const mq_bits *trans)
         v->types_cap = cap;
     }
     v->types[v->ntypes].phi = phi;
+    v->types[v->ntypes].heap = heap;
     v->types[v->ntypes].trans = *trans;
     v->ntypes++;
     return GR_OK;
 }
 
-int mq_verify_add(mq_verify *v, uint16_t phi, const mq_bits *trans, bool keep, gr_budget *b)
+/* The sum that summary s (reached from summary `parent` by `mult` heaps of
+ * the type being added, `heap`) stands for. */
+static void record_failure(mq_verify *v, uint32_t parent, uint64_t heap, unsigned mult)
+{
+    mq_witness *w = &v->failure;
+    w->len = 0;
+    w->heap[w->len] = heap;
+    w->mult[w->len++] = mult;
+    for (uint32_t i = parent; i != 0 && w->len < MQ_WITNESS_MAX; i = v->s[i].parent) {
+        w->heap[w->len] = v->types[v->s[i].type].heap;
+        w->mult[w->len++] = v->s[i].mult;
+    }
+}
+
+int mq_verify_add(mq_verify *v, uint64_t heap, uint16_t phi, const mq_bits *trans, bool keep,
+                  gr_budget *b)
 {
     if (type_known(v, phi, trans))
         return GR_OK;
@@ -179,13 +195,18 @@ int mq_verify_add(mq_verify *v, uint16_t phi, const mq_bits *trans, bool keep, g
                 return GR_ELIMIT;
             for (unsigned m = 1; m < npw; m++) {
                 mq_summary s = add_heaps(t, &v->s[i], pw, m, &win, movable);
-                if (pass == 0 && !decided(t, &s))
+                s.parent = i;
+                s.type = (uint16_t)v->ntypes;
+                s.mult = (uint8_t)m;
+                if (pass == 0 && !decided(t, &s)) {
+                    record_failure(v, i, heap, m);
                     return 1;
+                }
                 gr_status st = pass == 1 ? insert(v, &s) : GR_OK;
                 if (st != GR_OK)
                     return st;
             }
         }
     }
-    return keep ? remember_type(v, phi, trans) : GR_OK;
+    return keep ? remember_type(v, heap, phi, trans) : GR_OK;
 }
