@@ -144,7 +144,7 @@ static const char *stop_reason(int rc, const gr_budget *b)
         return "the work budget ran out";
     if (rc == GR_MQ_TOO_LARGE || rc == GR_ELIMIT)
         return "the quotient outgrew the element or position-summary cap";
-    return "no extension with one new generator verified";
+    return "no trial presentation for the next heap verified";
 }
 
 gr_status gr_mq_build(const gr_mq_rules *r, uint64_t max_heap, gr_budget *b, gr_mq *q)

@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -79,7 +80,10 @@ static int analyze_grundys_game(gr_query *q)
         return -1;
     if (q->misere) {
         gr_heap_game game = gr_heap_game_grundys();
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, "Grundy's game");
+        gr_mq_rules rules = gr_mq_grundys();
+        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, "Grundy's game")
+                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game,
+                                                    "Grundy's game");
         gr_mem_free(piles);
         return rc;
     }

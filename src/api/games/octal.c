@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -126,7 +127,9 @@ static int analyze_octal(gr_query *q)
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "octal game %s", code);
         gr_heap_game game = gr_heap_game_octal(&ctx.code);
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
+        gr_mq_rules rules = gr_mq_octal(&ctx.code);
+        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, name)
+                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
         gr_mem_free(piles);
         return rc;
     }

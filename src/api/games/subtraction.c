@@ -10,6 +10,7 @@
 #include "api/games/game.h"
 #include "api/games/subtraction_rules.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -143,6 +144,22 @@ static int read_set(gr_query *q, uint64_t **moves, size_t *nmoves, uint64_t **pi
     return 0;
 }
 
+/* A misere sum: by the set's misere quotient, which takes up to
+ * GR_MQ_MAX_SUB moves. */
+static int subtraction_misere_sum(gr_query *q, const uint64_t *moves, size_t nmoves,
+                                  const uint64_t *piles, size_t npiles)
+{
+    gr_mq_rules rules;
+    if (gr_mq_subtraction(moves, nmoves, &rules) != GR_OK)
+        return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "moves",
+                       "misere sums of subtraction games are answered for sets of at most %u "
+                       "moves; send at most %u moves, one pile, or \"convention\": \"normal\"",
+                       GR_MQ_MAX_SUB, GR_MQ_MAX_SUB);
+    gr_text name = { .len = 0 };
+    describe_set(&name, moves, nmoves);
+    return gr_heap_misere_sum(q, piles, npiles, &rules, name.buf);
+}
+
 static int analyze_subtraction(gr_query *q)
 {
     uint64_t *moves = NULL, *piles = NULL;
@@ -155,7 +172,9 @@ static int analyze_subtraction(gr_query *q)
         goto out;
     subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
     if (q->misere) {
-        rc = gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
+        rc = npiles > 1 ? subtraction_misere_sum(q, moves, nmoves, piles, npiles)
+                        : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx,
+                                                "subtraction game");
         goto out;
     }
     gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
