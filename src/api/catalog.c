@@ -195,8 +195,9 @@ static cJSON *conventions_json(builder *b, const gr_game *g)
     if (!g->misere)
         return arr;
     if (g->misere_any)
-        push(b, arr, convention_json(b, "misere", "any", "answered for any position, under the "
-                                     "disjunctive compound only"));
+        push(b, arr, convention_json(b, "misere", "any", g->misere_note ? g->misere_note :
+                                     "answered for any position, under the disjunctive compound "
+                                     "only"));
     else
         push(b, arr, convention_json(b, "misere", "one_component", "answered for one heap or "
                                      "token only (a misere sum of two or more is a 422 "

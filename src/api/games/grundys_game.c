@@ -151,7 +151,7 @@ static const gr_constraint grundys_constraints[] = {
 };
 
 const gr_game gr_game_grundys_game = { .name = "grundys_game", .summary = "Split one heap into two non-empty heaps of different sizes.",
-    .misere = true, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
     .compound_note = "every move splits a heap, and the two heaps would remain one component, "
                      "which \"piles\" cannot express",
     .kind = GR_KIND_IMPARTIAL, FIELDS(grundys_fields), CONSTRAINTS(grundys_constraints),

@@ -238,7 +238,7 @@ static const gr_constraint octal_constraints[] = {
 
 const gr_game gr_game_octal = { .name = "octal",
     .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
-    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
     .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
     CONSTRAINTS(octal_constraints),
     .example = "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[5]}"

@@ -242,7 +242,7 @@ static const gr_field subtraction_fields[] = {
 };
 
 const gr_game gr_game_subtraction = { .name = "subtraction", .summary = "Take s tokens from one pile, s from a finite set of moves.",
-    .misere = true, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
     .kind = GR_KIND_IMPARTIAL, FIELDS(subtraction_fields),
     .example = "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[2,10]}"
 };
