@@ -92,10 +92,13 @@ static bool covers_all(const gr_mq *q, const uint64_t *piles, size_t n)
 }
 
 /* A finished construction (a period, or a stop that more budget would not
- * lift) is kept; one the budget cut short serves this query only. */
+ * lift) is kept, and so is one the budget cut short past MISERE_KEEP_BOUND
+ * heaps (exact as far as it goes), so that later queries do not spend their
+ * budgets building it again; a shorter one serves this query only. */
+#define MISERE_KEEP_BOUND 64u
 static bool worth_keeping(const gr_mq *q, const gr_budget *b)
 {
-    return q->periodic || gr_budget_stopped(b) == GR_STOP_NONE;
+    return q->periodic || gr_budget_stopped(b) == GR_STOP_NONE || q->bound >= MISERE_KEEP_BOUND;
 }
 
 /* The quotient for the rules: a kept one, or one built now into *own.
@@ -104,8 +107,7 @@ static const gr_mq *quotient_for(gr_query *q, const gr_mq_rules *r, const uint64
                                  size_t n, gr_mq *own)
 {
     const gr_mq *kept = cache_find(r);
-    if (kept && (covers_all(kept, piles, n) || kept->periodic || kept->bound >= MISERE_MAX_HEAP ||
-                 kept->stop))
+    if (kept)
         return kept;
     uint64_t need = gr_max_u64(piles, n);
     need = need < MISERE_MIN_HEAP ? MISERE_MIN_HEAP : need > MISERE_MAX_HEAP ? MISERE_MAX_HEAP : need;
