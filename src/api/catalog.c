@@ -22,13 +22,17 @@ static cJSON *section_json(const gr_table_info *info)
     } else if (info->kind[0] == 'b') {
         gr_json_add_u64(s, "bits", info->count);
         gr_json_add_u64(s, "set", info->param);
+    } else if (info->kind[0] == 'm') {
+        gr_json_add_u64(s, "order", info->count);
+        gr_json_add_u64(s, "p_portion_size", info->max_value);
+        gr_json_add_u64(s, "heap_bound", info->param);
     } else if (info->kind[0] == 'g') {
         gr_json_add_u64(s, "rows", info->param);
         gr_json_add_u64(s, "cols", info->count / info->param);
     } else {
         gr_json_add_u64(s, "bound", info->count);
     }
-    if (info->kind[0] == 's') {
+    if (info->kind[0] == 's' || info->kind[0] == 'm') {
         cJSON_AddBoolToObject(s, "periodic", info->periodic);
         if (info->periodic) {
             gr_json_add_u64(s, "preperiod", info->preperiod);

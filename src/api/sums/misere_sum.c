@@ -11,6 +11,7 @@
 #include "api/json.h"
 #include "api/mem.h"
 #include "api/sums/heap_sum.h"
+#include "tables/tables.h"
 
 /* Heaps a quotient is built to when no period ends it sooner; larger heaps
  * are covered only by a certified period. */
@@ -101,11 +102,28 @@ static bool worth_keeping(const gr_mq *q, const gr_budget *b)
     return q->periodic || gr_budget_stopped(b) == GR_STOP_NONE || q->bound >= MISERE_KEEP_BOUND;
 }
 
-/* The quotient for the rules: a kept one, or one built now into *own.
- * NULL only when memory runs out. */
-static const gr_mq *quotient_for(gr_query *q, const gr_mq_rules *r, const uint64_t *piles,
-                                 size_t n, gr_mq *own)
+/* The table file's quotient for an octal code, borrowed into *view. */
+static const gr_mq *table_quotient(const gr_query *q, const gr_mq_rules *r, gr_mq *view)
 {
+    char code[16], name[64];
+    if (r->kind != GR_MQ_OCTAL || !q->tables)
+        return NULL;
+    gr_octal_format(&r->code, code);
+    snprintf(name, sizeof name, "%s%s", GR_TN_MISERE_PREFIX, code);
+    if (!gr_tables_misere(q->tables, name, view))
+        return NULL;
+    view->rules = *r;
+    return view;
+}
+
+/* The quotient for the rules: the table file's (borrowed into *view), a
+ * kept one, or one built now into *own. NULL only when memory runs out. */
+static const gr_mq *quotient_for(gr_query *q, const gr_mq_rules *r, const uint64_t *piles,
+                                 size_t n, gr_mq *own, gr_mq *view)
+{
+    const gr_mq *stored = table_quotient(q, r, view);
+    if (stored)
+        return stored;
     const gr_mq *kept = cache_find(r);
     if (kept)
         return kept;
@@ -232,8 +250,8 @@ static int answer_directly(gr_query *q, const gr_mq *m, const gr_mq_rules *r, co
 int gr_heap_misere_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_mq_rules *rules,
                        const char *name)
 {
-    gr_mq own = { 0 };
-    const gr_mq *m = quotient_for(q, rules, piles, n, &own);
+    gr_mq own = { 0 }, view;
+    const gr_mq *m = quotient_for(q, rules, piles, n, &own, &view);
     int rc;
     if (!m)
         rc = gr_oom(q);
