@@ -200,6 +200,30 @@ static void check_all_sums(const gr_mq *q, twin *t)
     }
 }
 
+/* Conway's genus theory: sums of tame heaps (hereditarily of a nim heap's
+ * genus) play as misere nim of their normal values. Every sum of up to 3
+ * tame heaps <= TWIN_HEAP is held to the twin. */
+static void check_genus(const gr_mq_rules *r, twin *t)
+{
+    gr_genus g[TWIN_HEAP + 1];
+    for (uint64_t h = 1; h <= TWIN_HEAP; h++) {
+        gr_budget b = gr_budget_make(BIG_BUDGET);
+        REQUIRE(gr_mq_genus(r, h, &b, &g[h]) == GR_OK);
+    }
+    for (uint64_t a = 1; a <= TWIN_HEAP; a++)
+        for (uint64_t b = a; b <= TWIN_HEAP; b++)
+            for (uint64_t c = 0; c <= TWIN_HEAP; c++) {
+                if (!g[a].tame || !g[b].tame || (c && !g[c].tame))
+                    continue;
+                uint64_t heaps[3] = { a, b, c };
+                size_t n = c ? 3 : 2;
+                unsigned x = g[a].g ^ g[b].g ^ (c ? g[c].g : 0);
+                bool big = g[a].g > 1 || g[b].g > 1 || (c && g[c].g > 1);
+                bool p_position = big ? x == 0 : x == 1;
+                REQUIRE_EQ(twin_heaps_win(t, heaps, n), !p_position);
+            }
+}
+
 static twin *twin_octal(const char *text)
 {
     twin *t = calloc(1, sizeof *t);
@@ -237,6 +261,7 @@ START_TEST(test_octal_codes)
     REQUIRE(q.periodic || q.stop != NULL || q.bound == 200);
     twin *t = twin_octal(text);
     check_all_sums(&q, t);
+    check_genus(&r, t);
     free(t);
     gr_mq_free(&q);
 }
@@ -324,6 +349,15 @@ START_TEST(test_kayles)
     build(&r, 5, &small);
     REQUIRE_EQ(small.order, 12);
     gr_mq_free(&small);
+    /* genus (Winning Ways ch. 13): rows 0 .. 4 are tame, 5 is 4^{146}, wild */
+    for (uint64_t n = 0; n <= 5; n++) {
+        gr_genus g;
+        gr_budget b = gr_budget_make(BIG_BUDGET);
+        REQUIRE(gr_mq_genus(&r, n, &b, &g) == GR_OK);
+        REQUIRE_EQ(g.tame, n < 5);
+        if (n == 5)
+            REQUIRE(g.g == 4 && g.gamma[0] == 1 && g.gamma[1] == 4 && g.gamma[2] == 6);
+    }
     /* single rows: the one-heap search of heapplay.h agrees */
     gr_heap_game g = gr_heap_game_octal(&code);
     for (uint64_t n = 0; n <= 40; n++) {

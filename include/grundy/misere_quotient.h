@@ -115,4 +115,21 @@ gr_status gr_mq_solve(const gr_mq *q, const uint64_t *heaps, size_t n, gr_budget
 gr_status gr_mq_direct(const gr_mq_rules *r, const uint64_t *heaps, size_t n, gr_budget *b,
                        bool *win, size_t *pile, gr_heap_move *mv);
 
+/* Conway's genus g^{gamma_0 gamma_1 ...} of heap n (On Numbers and Games,
+ * ch. 12): g its normal Grundy value, gamma_0 its misere Grundy value (1 at a
+ * terminal position), gamma_i the mex of gamma_(i-1), gamma_(i-1) ^ 1 and the
+ * options' gamma_i; the first GR_GENUS_LEN of them (the sequence has period
+ * 2 from there on). `tame`: the heap and every position below it have the
+ * genus of a nim heap (0^{1202}, 1^{0313}, g^{g, g^2, ...}), so sums of such
+ * heaps play as misere nim of their g. `wide`: a value past 62 was met (not
+ * tracked; then not tame). By memoised search over the positions below
+ * heap n: GR_ELIMIT past the budget. */
+#define GR_GENUS_LEN 4u
+typedef struct gr_genus {
+    uint16_t g;
+    uint8_t gamma[GR_GENUS_LEN];
+    bool tame, wide;
+} gr_genus;
+gr_status gr_mq_genus(const gr_mq_rules *r, uint64_t heap, gr_budget *b, gr_genus *out);
+
 #endif

@@ -109,7 +109,7 @@ void gr_mq_moves(const gr_mq_rules *r, uint64_t n, uint64_t max_small, gr_heap_e
 typedef struct memo_entry {
     uint64_t hash;
     uint32_t off, len; /* the sorted heaps in the arena; len 0: free slot */
-    bool win;
+    uint64_t value;    /* the direct search: 1 for a win; the genus: packed */
 } memo_entry;
 
 typedef struct direct {
@@ -179,7 +179,7 @@ static gr_status memo_grow(direct *d)
     return GR_OK;
 }
 
-static gr_status memo_put(direct *d, const uint64_t *h, size_t n, uint64_t hash, bool win)
+static gr_status memo_put(direct *d, const uint64_t *h, size_t n, uint64_t hash, uint64_t value)
 {
     if (d->used >= GR_HEAPPLAY_MAX_STATES)
         return GR_ELIMIT;
@@ -197,7 +197,7 @@ static gr_status memo_put(direct *d, const uint64_t *h, size_t n, uint64_t hash,
     }
     memo_entry *e = memo_find(d, h, n, hash);
     memcpy(d->arena + d->arena_len, h, n * sizeof *h);
-    *e = (memo_entry){ .hash = hash, .off = (uint32_t)d->arena_len, .len = (uint32_t)n + 1, .win = win };
+    *e = (memo_entry){ .hash = hash, .off = (uint32_t)d->arena_len, .len = (uint32_t)n + 1, .value = value };
     d->arena_len += n;
     d->used++;
     return GR_OK;
@@ -262,7 +262,7 @@ static gr_status direct_win(direct *d, const uint64_t *h, size_t n, bool *win, s
     uint64_t hash = hash_heaps(h, n);
     memo_entry *e = memo_find(d, h, n, hash);
     if (e->len && !pile) {
-        *win = e->win;
+        *win = e->value != 0;
         return GR_OK;
     }
     option_scan s = { .d = d, .h = h, .n = n, .st = GR_OK };
@@ -319,4 +319,125 @@ gr_status gr_mq_direct(const gr_mq_rules *r, const uint64_t *heaps, size_t n, gr
     free(d.slot);
     free(d.arena);
     return st;
+}
+
+/* ---- Conway's genus, by the same memoised search ---- */
+
+/* Packed: g in bits 0-15, gamma_i in bits 16 + 8i, nim-like in bit 48, a
+ * value past 63 (not tracked) in bit 49. */
+#define GENUS_NIMLIKE (UINT64_C(1) << 48)
+#define GENUS_WIDE (UINT64_C(1) << 49)
+
+static unsigned mex64(uint64_t seen)
+{
+    return ~seen ? (unsigned)__builtin_ctzll(~seen) : 64u;
+}
+
+/* The genus of nim heap *g: 0^{1202}, 1^{0313}, g^{g, g^2, g, g^2}. */
+static void nim_genus(unsigned g, unsigned gamma[GR_GENUS_LEN])
+{
+    for (unsigned i = 0; i < GR_GENUS_LEN; i++)
+        gamma[i] = g == 0 ? (i == 0 ? 1u : i % 2 ? 2u : 0u)
+                 : g == 1 ? (i == 0 ? 0u : i % 2 ? 3u : 1u)
+                          : (i % 2 ? g ^ 2u : g);
+}
+
+typedef struct genus_scan {
+    direct *d;
+    const uint64_t *h;
+    size_t n, i;
+    bool any, all_nimlike, wide;
+    uint64_t seen_g, seen_gamma[GR_GENUS_LEN];
+    gr_status st;
+} genus_scan;
+
+static gr_status genus_of(direct *d, const uint64_t *h, size_t n, uint64_t *out);
+
+static void scan_genus_option(void *arg, const gr_heap_move *mv)
+{
+    genus_scan *s = arg;
+    if (s->st != GR_OK)
+        return;
+    if (!gr_budget_spend(s->d->b, 1)) {
+        s->st = GR_ELIMIT;
+        return;
+    }
+    uint64_t *opt = malloc((s->n + 1) * sizeof *opt), v = 0;
+    if (!opt) {
+        s->st = GR_ENOMEM;
+        return;
+    }
+    size_t k = make_option(s->d->r, s->h, s->n, s->i, mv, opt);
+    s->st = genus_of(s->d, opt, k, &v);
+    free(opt);
+    if (s->st != GR_OK)
+        return;
+    s->any = true;
+    s->all_nimlike &= (v & GENUS_NIMLIKE) != 0;
+    s->wide |= (v & GENUS_WIDE) != 0 || (v & 0xffff) > 62;
+    s->seen_g |= UINT64_C(1) << ((v & 0xffff) & 63);
+    for (unsigned i = 0; i < GR_GENUS_LEN; i++)
+        s->seen_gamma[i] |= UINT64_C(1) << ((v >> (16 + 8 * i)) & 63);
+}
+
+static uint64_t pack_genus(const genus_scan *s)
+{
+    unsigned g = mex64(s->seen_g), gamma[GR_GENUS_LEN], nim[GR_GENUS_LEN];
+    for (unsigned i = 0; i < GR_GENUS_LEN; i++) {
+        uint64_t seen = s->seen_gamma[i];
+        if (i > 0)
+            seen |= (UINT64_C(1) << gamma[i - 1]) | (UINT64_C(1) << (gamma[i - 1] ^ 1u));
+        gamma[i] = i == 0 && !s->any ? 1u : mex64(seen);
+    }
+    nim_genus(g, nim);
+    bool wide = s->wide || g > 62, nimlike = s->all_nimlike && !wide;
+    uint64_t v = g;
+    for (unsigned i = 0; i < GR_GENUS_LEN; i++) {
+        wide |= gamma[i] > 62;
+        nimlike &= gamma[i] == nim[i];
+        v |= (uint64_t)(gamma[i] & 63) << (16 + 8 * i);
+    }
+    return v | (nimlike && !wide ? GENUS_NIMLIKE : 0) | (wide ? GENUS_WIDE : 0);
+}
+
+static gr_status genus_of(direct *d, const uint64_t *h, size_t n, uint64_t *out)
+{
+    uint64_t hash = hash_heaps(h, n);
+    memo_entry *e = memo_find(d, h, n, hash);
+    if (e->len) {
+        *out = e->value;
+        return GR_OK;
+    }
+    genus_scan s = { .d = d, .h = h, .n = n, .all_nimlike = true, .st = GR_OK };
+    for (size_t i = 0; i < n && s.st == GR_OK; i++) {
+        if (i > 0 && h[i] == h[i - 1])
+            continue;
+        s.i = i;
+        gr_mq_moves(d->r, h[i], UINT64_MAX, scan_genus_option, &s);
+    }
+    if (s.st != GR_OK)
+        return s.st;
+    *out = pack_genus(&s);
+    return memo_put(d, h, n, hash, *out);
+}
+
+gr_status gr_mq_genus(const gr_mq_rules *r, uint64_t heap, gr_budget *b, gr_genus *out)
+{
+    if (heap > DIRECT_MAX_TOKENS)
+        return GR_ELIMIT;
+    direct d = { .r = r, .b = b, .nslots = 1024 };
+    d.slot = calloc(d.nslots, sizeof *d.slot);
+    uint64_t v = 0;
+    gr_status st = !d.slot ? GR_ENOMEM : heap_dead(r, heap) ? genus_of(&d, NULL, 0, &v)
+                                                            : genus_of(&d, &heap, 1, &v);
+    free(d.slot);
+    free(d.arena);
+    if (st != GR_OK)
+        return st;
+    out->g = (uint16_t)(v & 0xffff);
+    for (unsigned i = 0; i < GR_GENUS_LEN; i++)
+        out->gamma[i] = (uint8_t)((v >> (16 + 8 * i)) & 63);
+    out->tame = (v & GENUS_NIMLIKE) != 0;
+    out->wide = (v & GENUS_WIDE) != 0;
+    return GR_OK;
 }

@@ -152,6 +152,21 @@ def t_kayles_huge(ck):
     ck.report("misere Kayles sum of heaps near 10^18: quotient facts, the move replayed")
 
 
+def t_genus(ck):
+    """Kayles rows 1 .. 4 are tame (genus 1^031, 2^202, 3^313, 1^031), row 5
+    is 4^146 and wild: the explanation gives the genus argument only for
+    sums of tame rows, with the nim-sum of their normal values."""
+    for piles, tame in (([2, 3, 4], True), ([1, 1, 4], True), ([4, 4], True), ([5, 2], False),
+                        ([9, 1], False)):
+        q = {"game": "octal", "code": "0.77", "piles": piles, "convention": "misere"}
+        r = ck.c.post(q)
+        ck.checked += 1
+        text = r.json.get("explanation", "") if r.status == 200 else ""
+        if r.status != 200 or ("is tame" in text) != tame:
+            ck.fail(q, "%d, genus argument %s expected: %s" % (r.status, tame, text))
+    ck.report("misere Kayles: Conway's genus argument for sums of tame rows only")
+
+
 def t_beyond(ck):
     q = {"game": "octal", "code": "0.07", "piles": [300, 301, 302, 303], "convention": "misere"}
     r = ck.c.post(q)
@@ -170,7 +185,7 @@ def main():
     def body():
         d = Daemon(sys.argv[1])
         ck = Checker(Client(d.port, timeout=60))
-        for t in (t_octal, t_subtraction, t_grundys, t_kayles_huge, t_beyond):
+        for t in (t_octal, t_subtraction, t_grundys, t_kayles_huge, t_genus, t_beyond):
             t(ck)
 
     return run_main(TAP, "test_misere.py", WATCHDOG_SECONDS, body)
