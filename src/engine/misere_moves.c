@@ -153,7 +153,7 @@ static memo_entry *memo_find(direct *d, const uint64_t *h, size_t n, uint64_t ha
         if (e->len == 0)
             return e;
         if (e->hash == hash && e->len == n + 1 &&
-            memcmp(d->arena + e->off, h, n * sizeof *h) == 0)
+            (n == 0 || memcmp(d->arena + e->off, h, n * sizeof *h) == 0))
             return e;
     }
 }
@@ -196,7 +196,8 @@ static gr_status memo_put(direct *d, const uint64_t *h, size_t n, uint64_t hash,
         d->arena_cap = cap;
     }
     memo_entry *e = memo_find(d, h, n, hash);
-    memcpy(d->arena + d->arena_len, h, n * sizeof *h);
+    if (n > 0)
+        memcpy(d->arena + d->arena_len, h, n * sizeof *h);
     *e = (memo_entry){ .hash = hash, .off = (uint32_t)d->arena_len, .len = (uint32_t)n + 1, .value = value };
     d->arena_len += n;
     d->used++;
