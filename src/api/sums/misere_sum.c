@@ -75,15 +75,6 @@ static const gr_mq *cache_offer(gr_mq *q)
     return kept;
 }
 
-void gr_misere_cache_each(void (*each)(void *ctx, const gr_mq *q), void *ctx)
-{
-    pthread_mutex_lock(&cache_lock);
-    size_t used = cache_used;
-    pthread_mutex_unlock(&cache_lock);
-    for (size_t i = 0; i < used; i++)
-        each(ctx, cache[i]);
-}
-
 static bool covers_all(const gr_mq *q, const uint64_t *piles, size_t n)
 {
     for (size_t i = 0; i < n; i++)
