@@ -16,8 +16,14 @@
  *   <a | a^2 = 1> with P = {a});
  * - every misere quotient of an impartial game has even order;
  * - Kayles (0.77) has a finite quotient whose pretending function is
- *   periodic (period 12, as its normal-play values); Dawson's Kayles (0.07)
- *   has no known finite quotient and stops at a recorded heap bound. */
+ *   periodic (Sibert and Conway's solution; here period 12 from heap 71,
+ *   as its normal-play values). Its order (40) and P-portion (9) are pinned
+ *   as recomputed here and held to the twin; they were not compared with a
+ *   published table, which was not at hand;
+ * - Kayles is wild from row 5: rows 0 .. 4 are tame, row 5 has genus 4^146
+ *   (Winning Ways ch. 13), and sums of rows <= 5 need 12 elements;
+ * - Dawson's Kayles (0.07) has no known finite quotient: its construction
+ *   stops at a recorded heap bound. */
 #include "grundy/misere_quotient.h"
 
 #include <check.h>
