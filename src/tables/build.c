@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -279,6 +280,38 @@ static int run_part(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, 
     }
 }
 
+/* Misere quotients of Kayles and every code 0.d1 and 0.d1d2 whose pretending
+ * function is certified periodic within MISERE_STEPS steps and MISERE_HEAPS
+ * heaps each (a few seconds in all); sections "misere:octal:CODE". */
+#define MISERE_STEPS (UINT64_C(1) << 27)
+#define MISERE_HEAPS 400u
+static int build_misere(gr_tf_writer *w)
+{
+    for (unsigned key = 1; key < 64; key++) {
+        unsigned d1 = key / 8, d2 = key % 8; /* 0.d1d2, and 0.d1 when d2 is 0 */
+        gr_octal_code code = { .digit = { 0 }, .t = d2 ? 2 : 1 };
+        code.digit[1] = (uint8_t)d1;
+        code.digit[2] = (uint8_t)d2;
+        if (d2 == 0 && d1 == 0)
+            continue;
+        gr_mq_rules r = gr_mq_octal(&code);
+        gr_budget b = gr_budget_make(MISERE_STEPS);
+        gr_mq q;
+        if (gr_mq_build(&r, MISERE_HEAPS, &b, &q) != GR_OK) {
+            gr_mq_free(&q);
+            return -1;
+        }
+        char text[16], name[GR_TF_NAME_LEN];
+        gr_octal_format(&code, text);
+        snprintf(name, sizeof name, "%s%s", GR_TN_MISERE_PREFIX, text);
+        int rc = q.periodic ? gr_tf_add_misere(w, name, &q) : 0;
+        gr_mq_free(&q);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, const char **failed)
 {
     static const uint64_t items[] = { 511, 6, (1u << GR_TN_SUBTRACTION_MAX) - 1, 1, 1, GR_RULE_COUNT };
@@ -293,7 +326,8 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
             gr_progress_line(p, parts[part].done ? parts[part].done : gr_rule_name((gr_rule)r));
         }
     }
-    return 0;
+    *failed = "misere quotients";
+    return build_misere(w);
 }
 
 /* build_others on this thread while the long octal periods are computed on

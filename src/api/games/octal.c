@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -190,7 +191,9 @@ static int solve_octal(gr_query *q, gr_move_sink *sink)
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "octal game %s", code);
         gr_heap_game game = gr_heap_game_octal(&ctx.code);
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
+        gr_mq_rules rules = gr_mq_octal(&ctx.code);
+        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, name)
+                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
         gr_mem_free(piles);
         return rc;
     }
@@ -261,7 +264,7 @@ static const gr_constraint octal_constraints[] = {
 
 const gr_game gr_game_octal = { .name = "octal",
     .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
-    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
     .winning = winning_octal,
     .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
     CONSTRAINTS(octal_constraints),
