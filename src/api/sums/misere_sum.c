@@ -1,6 +1,5 @@
 /* Misere sums of heaps by misere quotients (misere_sum.h). */
 #include "api/sums/misere_sum.h"
-#include "grundy/alloc.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -12,6 +11,8 @@
 #include "api/json.h"
 #include "api/mem.h"
 #include "api/sums/heap_sum.h"
+#include "api/why.h"
+#include "grundy/alloc.h"
 #include "tables/tables.h"
 
 /* Heaps a quotient is built to when no period ends it sooner; larger heaps
@@ -145,19 +146,42 @@ static void describe_quotient(gr_text *t, const gr_mq *m)
         gr_text_add(t, "covering heaps up to %" PRIu64 ". ", m->bound);
 }
 
+/* The "misere_quotient" step: the quotient's facts, each heap's element
+ * (the first MISERE_LISTED), their product and whether it lies in P. */
 static void explain(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n, bool win,
-                    const char *name)
+                    bool moves, const char *name)
 {
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, "Misere %s (the player who cannot move wins), a sum of %zu heaps: ", name, n);
-    describe_quotient(t, m);
-    gr_text_add(t, "The heaps map to elements ");
+    cJSON *step = gr_why_step(q, "misere_quotient");
+    if (!step)
+        return;
+    gr_why_u64(step, "order", m->order);
+    gr_why_u64(step, "p_portion_size", m->p_size);
+    gr_why_u64(step, "heap_bound", m->bound);
+    gr_why_bool(step, "periodic", m->periodic);
+    if (m->periodic) {
+        gr_why_u64(step, "preperiod", m->preperiod);
+        gr_why_u64(step, "period", m->period);
+    }
+    cJSON *elements = gr_why_array(step, "elements");
+    for (size_t i = 0; i < n && i < MISERE_LISTED && elements; i++)
+        cJSON_AddItemToArray(elements, gr_json_u64_item(gr_mq_phi(m, piles[i])));
+    uint16_t product = gr_mq_product(m, piles, n);
+    gr_why_u64(step, "product", product);
+    gr_why_bool(step, "product_in_p", !win);
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Misere %s (the player who cannot move wins), a sum of %zu heaps: ", name, n);
+    describe_quotient(&t, m);
+    gr_text_add(&t, "The heaps map to elements ");
     for (size_t i = 0; i < n && i < MISERE_LISTED; i++)
-        gr_text_add(t, "%s%" PRIu16, i ? " * " : "", gr_mq_phi(m, piles[i]));
-    gr_text_add(t, "%s = %" PRIu16 ", which %s in the P-portion, so ", n > MISERE_LISTED ? " * ..." : "",
-                gr_mq_product(m, piles, n), win ? "is not" : "is");
-    gr_text_add(t, "%s", win ? "the player to move wins" : "every move leads to a position the opponent "
-                                                           "wins, and the player to move loses.");
+        gr_text_add(&t, "%s%" PRIu16, i ? " * " : "", gr_mq_phi(m, piles[i]));
+    gr_text_add(&t, "%s = %" PRIu16 ", which %s in the P-portion, so ", n > MISERE_LISTED ? " * ..." : "",
+                product, win ? "is not" : "is");
+    if (!win)
+        gr_text_add(&t, "every move leads to a position the opponent wins, and the player to move loses.");
+    else
+        gr_text_add(&t, "the player to move wins%s", moves ? " by moving to a product in the P-portion."
+                                                           : " (no move is left).");
+    gr_why_say(q, step, "%s", t.buf);
 }
 
 /* {pile, size, grundy: null} per pile, and with a quotient the pile's
@@ -213,15 +237,25 @@ static void explain_genus(gr_query *q, const gr_mq_rules *r, const uint64_t *pil
     bool p_position = big ? x == 0 : x == 1;
     if (p_position == win)
         return;
-    gr_text *t = &q->ans.explanation;
-    gr_text_add(t, " Every heap is tame (genus");
-    for (size_t i = 0; i < n && i < MISERE_LISTED; i++)
-        gr_text_add(t, " %" PRIu16 "^%" PRIu8 "%" PRIu8 "%" PRIu8, g[i].g, g[i].gamma[0], g[i].gamma[1],
+    cJSON *step = gr_why_step(q, "genus");
+    cJSON *genera = gr_why_array(step, "genera");
+    gr_text t = { .len = 0 };
+    gr_text_add(&t, "Every heap is tame (genus");
+    for (size_t i = 0; i < n && i < MISERE_LISTED; i++) {
+        cJSON *one = gr_why_push(genera);
+        gr_why_u64(one, "g", g[i].g);
+        uint64_t gamma[3] = { g[i].gamma[0], g[i].gamma[1], g[i].gamma[2] };
+        gr_why_u64s(one, "gamma", gamma, 3);
+        gr_text_add(&t, " %" PRIu16 "^%" PRIu8 "%" PRIu8 "%" PRIu8, g[i].g, g[i].gamma[0], g[i].gamma[1],
                     g[i].gamma[2]);
-    gr_text_add(t, "%s), so by Conway's genus theory the heaps add as misere nim heaps: %s, nim-sum %"
+    }
+    gr_why_u64(step, "nim_sum", x);
+    gr_why_bool(step, "p_position", p_position);
+    gr_text_add(&t, "%s), so by Conway's genus theory the heaps add as misere nim heaps: %s, nim-sum %"
                 PRIu64 ", %s.", n > MISERE_LISTED ? " ..." : "",
                 big ? "some heap is *2 or more" : "every heap is *0 or *1", x,
                 p_position ? "a P-position" : "an N-position");
+    gr_why_say(q, step, "%s", t.buf);
 }
 
 static int answer_by_quotient(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n,
@@ -236,10 +270,7 @@ static int answer_by_quotient(gr_query *q, const gr_mq *m, const uint64_t *piles
     q->ans.winner = win ? "first" : "second";
     if (misere_components(q, m, piles, n))
         return gr_oom(q);
-    explain(q, m, piles, n, win, name);
-    if (win)
-        gr_text_add(&q->ans.explanation, pile != SIZE_MAX ? " by moving to a product in the P-portion."
-                                                          : " (no move is left).");
+    explain(q, m, piles, n, win, pile != SIZE_MAX, name);
     explain_genus(q, &m->rules, piles, n, win);
     return win && pile != SIZE_MAX ? gr_heap_answer_move(q, piles, n, pile, &mv) : 0;
 }
@@ -263,7 +294,9 @@ static int answer_directly(gr_query *q, const gr_mq *m, const gr_mq_rules *r, co
     q->ans.winner = win ? "first" : "second";
     if (misere_components(q, NULL, piles, n))
         return gr_oom(q);
-    gr_text_add(&q->ans.explanation,
+    cJSON *step = gr_why_step(q, "misere_search");
+    gr_why_u64(step, "heap_bound", m ? m->bound : 0);
+    gr_why_say(q, step,
                 "Misere %s (the player who cannot move wins), a sum of %zu heaps: the misere quotient "
                 "covers heaps up to %" PRIu64 " only, so this sum was searched directly: %s",
                 name, n, m ? m->bound : 0,
