@@ -17,7 +17,12 @@
  * engine gives those positions, the engine's quotient is exactly the minimal
  * one on them.
  *
- * Figures (debugoptimized build, one core): see each test's comment. */
+ * Figures, each pinned in its test: Kayles every position of total <= 48
+ * (918,220) and 24 classes = the 24 elements of its quotient of heaps <= 24;
+ * Dawson's Kayles every covered position of total <= 40; six codes of the
+ * table file to total 36; subtraction sets {1,2}, {2,3}, {1,3,4} to total 40,
+ * whose 6 classes are each one's whole quotient. About 20 s of one core in a
+ * debugoptimized build; run the binary to see the figures on stderr. */
 #include "grundy/misere_quotient.h"
 
 #include <check.h>
@@ -233,9 +238,53 @@ static uint16_t element_of(const gr_mq *q, const position *p)
     return x;
 }
 
-/* Every position of total <= n: the quotient and the brute force agree.
- * Returns the positions checked. */
-static size_t check_outcomes(brute *b, const gr_mq *q, unsigned n)
+/* The engine's winning move from p (a win by its quotient) is a legal move
+ * of the rules, and the brute force calls the position it leaves a loss. */
+static void replay_winning_move(brute *b, const gr_mq *q, const position *p)
+{
+    uint64_t heaps[MAX_TOTAL];
+    bool movable = false;
+    option opt[256];
+    for (unsigned i = 0; i < p->k; i++) {
+        heaps[i] = p->part[i];
+        movable |= options_of(&b->r, p->part[i], opt) > 0;
+    }
+    if (!movable)
+        return; /* a win with no move: the player who cannot move wins */
+    gr_budget budget = gr_budget_make(BIG_BUDGET);
+    bool win = false;
+    size_t pile = 0;
+    gr_heap_move mv;
+    REQUIRE(gr_mq_solve(q, heaps, p->k, &budget, &win, &pile, &mv) == GR_OK);
+    REQUIRE(win);
+    REQUIRE(pile < p->k);
+    unsigned count = options_of(&b->r, p->part[pile], opt), legal = 0;
+    for (unsigned m = 0; m < count; m++) {
+        unsigned lo = opt[m].part[0], hi = opt[m].part[1];
+        if (opt[m].nparts == 2 && lo > hi)
+            lo = opt[m].part[1], hi = opt[m].part[0];
+        legal |= opt[m].nparts == mv.nparts && (mv.nparts < 1 || mv.part[0] == lo) &&
+                 (mv.nparts < 2 || mv.part[1] == hi);
+    }
+    REQUIRE(legal);
+    position next = { .k = 0 };
+    for (unsigned t = 0; t < p->k; t++)
+        if (t != pile)
+            next.part[next.k++] = p->part[t];
+    for (unsigned t = 0; t < mv.nparts; t++)
+        insert_part(&next, (unsigned)mv.part[t]);
+    REQUIRE(!brute_win(b, &next));
+}
+
+static bool engine_agrees(brute *b, const gr_mq *q, const position *p)
+{
+    return !q->in_p[element_of(q, p)] == brute_win(b, p);
+}
+
+/* Every position of total <= n: the quotient and the brute force agree, and
+ * every winning move the engine gives from a position of total <= replay_n
+ * is replayed. Returns the positions checked. */
+static size_t check_outcomes(brute *b, const gr_mq *q, unsigned n, unsigned replay_n)
 {
     position_list l = all_positions(n);
     size_t checked = 0;
@@ -244,7 +293,7 @@ static size_t check_outcomes(brute *b, const gr_mq *q, unsigned n)
             continue; /* a heap past the quotient's bound */
         checked++;
         bool engine_win = !q->in_p[element_of(q, &l.at[i])];
-        if (engine_win != brute_win(b, &l.at[i])) {
+        if (!engine_agrees(b, q, &l.at[i])) {
             char text[256] = "";
             for (unsigned j = 0; j < l.at[i].k; j++)
                 snprintf(text + strlen(text), sizeof text - strlen(text), " %u",
@@ -252,6 +301,11 @@ static size_t check_outcomes(brute *b, const gr_mq *q, unsigned n)
             ck_abort_msg("outcome differs at heaps%s: engine %d, brute force %d", text,
                          engine_win, !engine_win);
         }
+        unsigned total = 0;
+        for (unsigned j = 0; j < l.at[i].k; j++)
+            total += l.at[i].part[j];
+        if (engine_win && l.at[i].k > 0 && total <= replay_n)
+            replay_winning_move(b, q, &l.at[i]);
     }
     free(l.at);
     return checked;
@@ -262,6 +316,7 @@ static size_t check_outcomes(brute *b, const gr_mq *q, unsigned n)
 typedef struct class_count {
     size_t classes;  /* distinct outcome rows */
     size_t elements; /* distinct engine elements of the same positions */
+    uint32_t small_order; /* the engine's quotient of the heaps <= a */
 } class_count;
 
 static size_t row_words;
@@ -296,7 +351,7 @@ static class_count count_classes(brute *b, const gr_mq *q, unsigned a, unsigned 
     ck_assert_ptr_nonnull(order);
     ck_assert_ptr_nonnull(element);
     ck_assert_ptr_nonnull(seen);
-    class_count c = { 0, 0 };
+    class_count c = { 0, 0, 0 };
     for (size_t g = 0; g < gs.count; g++) {
         order[g] = g;
         element[g] = element_of(q, &gs.at[g]);
@@ -338,44 +393,56 @@ static void build(const gr_mq_rules *r, uint64_t max_heap, gr_mq *q)
  * and the classes under the splits (a, n - a) are counted. */
 typedef struct figures {
     size_t positions, solved;
+    uint32_t order; /* the engine's quotient checked */
     class_count split[3];
 } figures;
 
-static figures check_game(rules rr, const gr_mq *q, unsigned n, const unsigned *a, size_t nsplit,
-                          const char *name)
+static figures check_game(rules rr, const gr_mq_rules *r, const gr_mq *q, unsigned n,
+                          unsigned replay_n, const unsigned *a, size_t nsplit, const char *name)
 {
     brute *b = brute_new(rr, 22);
     figures f = { 0 };
-    f.positions = check_outcomes(b, q, n);
+    f.positions = check_outcomes(b, q, n, replay_n);
     for (size_t i = 0; i < nsplit; i++) {
         f.split[i] = count_classes(b, q, a[i], n - a[i]);
         REQUIRE(f.split[i].classes <= q->order);
-        fprintf(stderr, "%s: G <= %u, X <= %u: %zu classes, %zu engine elements (order %u)\n",
-                name, a[i], n - a[i], f.split[i].classes, f.split[i].elements, q->order);
+        gr_mq small; /* the quotient of the heaps <= a[i] */
+        build(r, a[i], &small);
+        f.split[i].small_order = small.order;
+        REQUIRE(f.split[i].classes <= small.order);
+        gr_mq_free(&small);
+        fprintf(stderr,
+                "%s: G <= %u, X <= %u: %zu classes, %zu engine elements; order %u for heaps <= %u, "
+                "%u in all\n",
+                name, a[i], n - a[i], f.split[i].classes, f.split[i].elements,
+                f.split[i].small_order, a[i], q->order);
     }
     f.solved = b->solved;
+    f.order = q->order;
     fprintf(stderr, "%s: N = %u, %zu positions checked, %zu solved\n", name, n, f.positions,
             f.solved);
     brute_free(b);
     return f;
 }
 
-static void octal_quotient(const char *text, uint64_t max_heap, gr_mq *q)
+static gr_mq_rules octal_quotient(const char *text, uint64_t max_heap, gr_mq *q)
 {
     gr_octal_code code;
     REQUIRE(gr_octal_parse(text, &code) == GR_OK);
     gr_mq_rules r = gr_mq_octal(&code);
     build(&r, max_heap, q);
+    return r;
 }
 
 /* The game up to total n against its quotient for heaps <= max_heap; the
  * classes of the positions of total <= a under tests of total <= n - a. */
-static figures check_octal(const char *text, uint64_t max_heap, unsigned n, unsigned a)
+static figures check_octal(const char *text, uint64_t max_heap, unsigned n, unsigned replay_n,
+                           unsigned a)
 {
     gr_mq q;
-    octal_quotient(text, max_heap, &q);
+    gr_mq_rules r = octal_quotient(text, max_heap, &q);
     REQUIRE(q.periodic || q.bound >= n);
-    figures f = check_game(octal_rules(text), &q, n, &a, 1, text);
+    figures f = check_game(octal_rules(text), &r, &q, n, replay_n, &a, 1, text);
     gr_mq_free(&q);
     return f;
 }
@@ -394,48 +461,105 @@ static figures check_subtraction(const unsigned *moves, size_t nmoves, unsigned 
     gr_mq q;
     build(&r, 1000, &q);
     REQUIRE(q.periodic);
-    figures f = check_game(rr, &q, n, &a, 1, name);
+    figures f = check_game(rr, &r, &q, n, n, &a, 1, name);
     gr_mq_free(&q);
     return f;
 }
 
-/* Kayles: N = 44 (584,545 positions); the 26 classes of the positions of
- * total <= 22 are 26 distinct elements of the engine's 40. */
+/* Kayles: every position of total <= 48 (918,220) agrees with the quotient
+ * and every winning move replays. The positions of total <= 24 fall into 24
+ * classes under the tests of total <= 24: as many as the engine's quotient of
+ * the heaps <= 24 has elements, so on them it is exactly the minimal one. */
 START_TEST(test_kayles)
 {
-    figures f = check_octal("0.77", 1000, 44, 22);
-    REQUIRE_EQ(f.split[0].classes, f.split[0].elements);
+    figures f = check_octal("0.77", 1000, 48, 48, 24);
+    REQUIRE_EQ(f.positions, 918220);
+    REQUIRE_EQ(f.split[0].classes, 24);
+    REQUIRE_EQ(f.split[0].elements, 24);
+    REQUIRE_EQ(f.split[0].small_order, 24);
 }
 END_TEST
 
 /* Dawson's Kayles has no known finite quotient: only the positions the
- * engine claims to cover (every heap <= its bound) are compared. */
+ * engine claims to cover (every heap <= its bound) are compared, those of
+ * total <= 40. */
 START_TEST(test_dawsons_kayles)
 {
     gr_mq q;
-    octal_quotient("0.07", 200, &q);
+    gr_mq_rules r = octal_quotient("0.07", 200, &q);
     REQUIRE(!q.periodic);
-    unsigned n = 40, a = q.bound >= 20 ? 20u : (unsigned)q.bound;
+    REQUIRE(q.bound >= 20);
+    unsigned a = 20;
     fprintf(stderr, "0.07: bound %llu, order %u\n", (unsigned long long)q.bound, q.order);
-    figures f = check_game(octal_rules("0.07"), &q, n, &a, 1, "0.07");
-    (void)f;
+    figures f = check_game(octal_rules("0.07"), &r, &q, 40, 40, &a, 1, "0.07");
+    REQUIRE(f.positions > 200000);
+    REQUIRE_EQ(f.split[0].classes, 16); /* positions of total <= 20, tests <= 20 */
     gr_mq_free(&q);
 }
 END_TEST
 
+/* Codes the table file holds (certified periodic within heap 400), every
+ * position of total <= 36 (99,133); classes of the positions of total <= 18
+ * (a brute-force fact each). 0.34's 12 classes are its whole quotient. */
 START_TEST(test_table_codes)
 {
-    static const char *const codes[] = { "0.15", "0.71", "0.44", "0.72", "0.53", "0.34" };
-    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
-        check_octal(codes[i], 400, 36, 18);
+    static const struct {
+        const char *code;
+        size_t classes;
+    } games[] = { { "0.15", 8 },  { "0.71", 33 }, { "0.44", 10 },
+                  { "0.72", 16 }, { "0.53", 14 }, { "0.34", 12 } };
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        figures f = check_octal(games[i].code, 400, 36, 36, 18);
+        REQUIRE_EQ(f.positions, 99133);
+        REQUIRE_EQ(f.split[0].classes, games[i].classes);
+    }
+    gr_mq q;
+    octal_quotient("0.34", 400, &q);
+    REQUIRE(q.periodic);
+    REQUIRE_EQ(q.order, 12);
+    gr_mq_free(&q);
 }
 END_TEST
 
+/* Subtraction sets {1,2}, {2,3}, {1,3,4}: every position of total <= 40
+ * (215,308); the 6 classes of the positions of total <= 20 are the whole
+ * quotient of each. */
 START_TEST(test_subtraction_sets)
 {
-    check_subtraction((unsigned[]){ 1, 2 }, 2, 40, 20, "{1,2}");
-    check_subtraction((unsigned[]){ 2, 3 }, 2, 40, 20, "{2,3}");
-    check_subtraction((unsigned[]){ 1, 3, 4 }, 3, 40, 20, "{1,3,4}");
+    static const unsigned sets[3][3] = { { 1, 2 }, { 2, 3 }, { 1, 3, 4 } };
+    static const size_t sizes[3] = { 2, 2, 3 };
+    static const char *const names[3] = { "{1,2}", "{2,3}", "{1,3,4}" };
+    for (size_t i = 0; i < 3; i++) {
+        figures f = check_subtraction(sets[i], sizes[i], 40, 20, names[i]);
+        REQUIRE_EQ(f.positions, 215308);
+        REQUIRE_EQ(f.split[0].classes, 6);
+        REQUIRE_EQ(f.order, 6);
+    }
+}
+END_TEST
+
+/* The check has teeth: Kayles' quotient with one heap's element replaced by
+ * the next heap's (a wrong pretending function) is caught by some position of
+ * total <= 24, for every heap 1 .. 20. */
+START_TEST(test_wrong_quotient_caught)
+{
+    gr_mq q;
+    octal_quotient("0.77", 30, &q);
+    brute *b = brute_new(octal_rules("0.77"), 20);
+    position_list l = all_positions(24);
+    for (unsigned h = 1; h <= 20; h++) {
+        uint16_t right = q.phi[h];
+        REQUIRE(right != q.phi[h + 1]);
+        q.phi[h] = q.phi[h + 1];
+        bool caught = false;
+        for (size_t i = 0; i < l.count && !caught; i++)
+            caught = !engine_agrees(b, &q, &l.at[i]);
+        REQUIRE(caught);
+        q.phi[h] = right;
+    }
+    free(l.at);
+    brute_free(b);
+    gr_mq_free(&q);
 }
 END_TEST
 
@@ -448,6 +572,7 @@ int main(void)
     tcase_add_test(tc, test_dawsons_kayles);
     tcase_add_test(tc, test_table_codes);
     tcase_add_test(tc, test_subtraction_sets);
+    tcase_add_test(tc, test_wrong_quotient_caught);
     suite_add_tcase(s, tc);
     return gr_check_run(s);
 }
