@@ -23,10 +23,11 @@
  *   read past their introductions). They are established independently of
  *   the engine's verification instead: test_misere_closure.c shows that the
  *   40-element quotient decides every sum of heaps <= 1000 and is minimal,
- *   so 40 and 9 are exact for heaps <= 1000; test_misere_brute.c plays out
- *   every position of total <= 48 and finds the 24 elements of the quotient
- *   of heaps <= 24 pairwise distinguishable. A published order other than
- *   40 would have to count a non-reduced monoid, another game or other heaps;
+ *   and that larger heaps add no new behaviour, so 40 and 9 are exact;
+ *   test_misere_brute.c plays out every position of total <= 48 and finds
+ *   the 24 elements of the quotient of heaps <= 24 pairwise
+ *   distinguishable. A published order other than 40 would have to count a
+ *   non-reduced monoid or another game;
  * - Kayles is wild from row 5: rows 0 .. 4 are tame, row 5 has genus 4^146
  *   (Winning Ways ch. 13), and sums of rows <= 5 need 12 elements;
  * - Dawson's Kayles (0.07) has no known finite quotient: its construction
