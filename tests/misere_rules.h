@@ -20,6 +20,7 @@ typedef struct rules {
     unsigned ndigits;
     unsigned sub[8];    /* subtraction set, when nsub > 0 */
     unsigned nsub;
+    bool grundys;       /* Grundy's game: split a heap into two unequal heaps */
 } rules;
 
 typedef struct option {
@@ -31,6 +32,11 @@ typedef struct option {
 static inline unsigned options_of(const rules *r, unsigned n, option *out)
 {
     unsigned count = 0;
+    if (r->grundys) {
+        for (unsigned a = 1; 2 * a < n; a++)
+            out[count++] = (option){ 2, { a, n - a } };
+        return count;
+    }
     if (r->nsub) {
         for (unsigned i = 0; i < r->nsub; i++) {
             if (r->sub[i] == n)

@@ -10,7 +10,7 @@
  * are exactly the order and P-portion of Kayles' misere quotient; likewise for six more codes and three subtraction sets,
  * for all 33 quotients stored in the default table file (the ones the service
  * answers from, given as argv[1]), and for Dawson's Kayles up to the heap
- * bound its construction reaches. */
+ * bound its construction reaches, and for Grundy's game likewise. */
 #include "grundy/misere_quotient.h"
 
 #include <check.h>
@@ -253,6 +253,25 @@ START_TEST(test_dawsons_kayles)
 }
 END_TEST
 
+/* Grundy's game has no period certificate: every sum of heaps <= the bound
+ * its construction reaches. */
+START_TEST(test_grundys_game)
+{
+    gr_mq_rules r = gr_mq_grundys();
+    gr_mq q;
+    build(&r, 60, &q);
+    REQUIRE(!q.periodic);
+    REQUIRE(q.bound >= 20);
+    rules rr = { .grundys = true };
+    size_t summaries = check_all_sums(rr, &q, (unsigned)q.bound);
+    fprintf(stderr, "grundys_game: every sum of heaps <= %llu right (%zu summaries), order %u\n",
+            (unsigned long long)q.bound, summaries, q.order);
+    REQUIRE(summaries > 0);
+    check_minimal(&q, (unsigned)q.bound);
+    gr_mq_free(&q);
+}
+END_TEST
+
 /* The closure has teeth: Kayles' quotient for heaps <= 30 passes, and with one
  * heap's element replaced by the next heap's it fails, for heaps 1 .. 20. */
 START_TEST(test_wrong_quotient_caught)
@@ -314,6 +333,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_octal_codes);
     tcase_add_test(tc, test_subtraction_sets);
     tcase_add_test(tc, test_dawsons_kayles);
+    tcase_add_test(tc, test_grundys_game);
     tcase_add_test(tc, test_wrong_quotient_caught);
     if (tables_path)
         tcase_add_test(tc, test_table_file);
