@@ -18,8 +18,16 @@
  * - Kayles (0.77) has a finite quotient whose pretending function is
  *   periodic (Sibert and Conway's solution; here period 12 from heap 71,
  *   as its normal-play values). Its order (40) and P-portion (9) are pinned
- *   as recomputed here and held to the twin; they were not compared with a
- *   published table, which was not at hand;
+ *   as recomputed here. They are not a published figure: no published
+ *   order was compared (the stored copies of the papers above could not be
+ *   read past their introductions). They are established independently of
+ *   the engine's verification instead: test_misere_closure.c shows that the
+ *   40-element quotient decides every sum of heaps <= 1000 and is minimal,
+ *   and that larger heaps add no new behaviour, so 40 and 9 are exact;
+ *   test_misere_brute.c plays out every position of total <= 48 and finds
+ *   the 24 elements of the quotient of heaps <= 24 pairwise
+ *   distinguishable. A published order other than 40 would have to count a
+ *   non-reduced monoid or another game;
  * - Kayles is wild from row 5: rows 0 .. 4 are tame, row 5 has genus 4^146
  *   (Winning Ways ch. 13), and sums of rows <= 5 need 12 elements;
  * - Dawson's Kayles (0.07) has no known finite quotient: its construction
