@@ -282,10 +282,24 @@ static int run_part(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, 
 
 /* Misere quotients of Kayles and every code 0.d1 and 0.d1d2 whose pretending
  * function is certified periodic within MISERE_STEPS steps and MISERE_HEAPS
- * heaps each (a few seconds in all); sections "misere:octal:CODE". */
+ * heaps each (a few seconds in all); sections "misere:octal:CODE". A build
+ * of fewer octal values than the default (the tests' small files) gives
+ * each code but Kayles proportionally fewer steps, down to MISERE_MIN_STEPS
+ * (enough for the quotients that settle early); Kayles, the one people ask
+ * about, always gets MISERE_STEPS. */
 #define MISERE_STEPS (UINT64_C(1) << 27)
+#define MISERE_MIN_STEPS (UINT64_C(1) << 24)
 #define MISERE_HEAPS 400u
-static int build_misere(gr_tf_writer *w)
+static uint64_t misere_steps(const gr_build_options *o)
+{
+    uint64_t full = UINT64_C(1) << 16; /* the default octal_values */
+    if (o->octal_values >= full)
+        return MISERE_STEPS;
+    uint64_t steps = MISERE_STEPS / full * o->octal_values;
+    return steps > MISERE_MIN_STEPS ? steps : MISERE_MIN_STEPS;
+}
+
+static int build_misere(gr_tf_writer *w, const gr_build_options *o)
 {
     for (unsigned key = 1; key < 64; key++) {
         unsigned d1 = key / 8, d2 = key % 8; /* 0.d1d2, and 0.d1 when d2 is 0 */
@@ -295,7 +309,7 @@ static int build_misere(gr_tf_writer *w)
         if (d2 == 0 && d1 == 0)
             continue;
         gr_mq_rules r = gr_mq_octal(&code);
-        gr_budget b = gr_budget_make(MISERE_STEPS);
+        gr_budget b = gr_budget_make(key == 077 ? MISERE_STEPS : misere_steps(o));
         gr_mq q;
         if (gr_mq_build(&r, MISERE_HEAPS, &b, &q) != GR_OK) {
             gr_mq_free(&q);
@@ -327,7 +341,7 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
         }
     }
     *failed = "misere quotients";
-    return build_misere(w);
+    return build_misere(w, o);
 }
 
 /* build_others on this thread while the long octal periods are computed on
