@@ -502,6 +502,27 @@ test("a phone (390 x 844): no sideways scrolling, Solve brings the answer into v
     }
 });
 
+test("a phone: a nested why (a grid's loopy tokens) fits, every value beside its name has width", async () => {
+    const phone = await context.newPage();
+    watch(phone);
+    try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await load(phone);
+        await phone.selectOption("#game", "grid");
+        await phone.click("#example");
+        await phone.click("#solve");
+        await phone.waitForSelector("#answer .why-facts .why-facts", { timeout: 5000 });
+        const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+        const empty = await phone.$$eval("#answer .why-facts > dd", (ds) => ds.filter((d) =>
+            d.textContent.trim() && d.getBoundingClientRect().width < 8).map((d) => d.previousElementSibling.textContent));
+        await shot(phone, "phone-390x844-grid-why");
+        assert(width <= 390, `the page is ${width} px wide`);
+        assert(empty.length === 0, `values squeezed to nothing beside: ${empty.join(", ")}`);
+    } finally {
+        await phone.close();
+    }
+});
+
 test("one arrow throughout: the page never writes \u2192", async () => {
     const text = await page.evaluate(() => document.body.innerText);
     assert(!text.includes("\u2192"), "the page shows \u2192 beside the service's ->");
