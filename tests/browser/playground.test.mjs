@@ -523,6 +523,33 @@ test("a phone: a nested why (a grid's loopy tokens) fits, every value beside its
     }
 });
 
+test("a phone: a small graph's nodes are finger-sized, their numbers 11 px or more, the tokens beside them", async () => {
+    const phone = await context.newPage();
+    watch(phone);
+    try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await load(phone);
+        await phone.selectOption("#game", "graph");
+        await phone.click("#example");
+        await phone.click("#play-start");
+        await settled(phone);
+        const m = await phone.evaluate(() => {
+            const scale = document.querySelector("#board svg.graph").getScreenCTM().a;
+            const ids = [...document.querySelectorAll("#board .node-id")];
+            const tokens = [...document.querySelectorAll("#board .node-tokens")];
+            return { scale, font: Math.min(...ids.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+                     radius: 16 * scale, tokens: tokens.length,
+                     idsPlain: ids.every((t) => /^\d+$/.test(t.textContent)) };
+        });
+        await shot(phone, "phone-390x844-graph-board");
+        assert(m.radius >= 14, `a node is ${(2 * m.radius).toFixed(1)} px across on a phone`);
+        assert(m.font >= 11, `a node number is ${m.font.toFixed(1)} px on a phone`);
+        assert(m.tokens > 0 && m.idsPlain, "the tokens are not drawn beside the node numbers");
+    } finally {
+        await phone.close();
+    }
+});
+
 test("one arrow throughout: the page never writes \u2192", async () => {
     const text = await page.evaluate(() => document.body.innerText);
     assert(!text.includes("\u2192"), "the page shows \u2192 beside the service's ->");
