@@ -189,6 +189,28 @@ test("every game's example solves through the form built from the catalogue (a n
     }
 });
 
+test("no \"Grundy value: none\": omitted for a misère sum, \"infinite\" for a drawn loopy grid", async () => {
+    const cases = [
+        ['{"game":"octal","code":"0.77","piles":[5,7,12],"convention":"misere"}', null],
+        ['{"game":"grid","rows":4,"cols":5,"steps":[[0,1],[0,-1],[1,0]],"tokens":[[0,0],[2,3]]}', /^infinite/],
+    ];
+    for (const [q, want] of cases) {
+        const p = await context.newPage();
+        watch(p);
+        try {
+            await p.goto(`${base}/#q=${encodeURIComponent(q)}`);
+            await p.waitForSelector("body[data-ready=true]");
+            await p.click("#solve");
+            await p.waitForSelector("#answer-winner", { timeout: 5000 });
+            const grundy = await p.$("#answer-grundy") && await p.textContent("#answer-grundy");
+            assert(!/\bnone\b/.test(await p.textContent("#answer dl.facts")), `${q}: the page shows "none"`);
+            assert(want ? want.test(grundy || "") : !grundy, `${q}: Grundy value ${JSON.stringify(grundy)}`);
+        } finally {
+            await p.close();
+        }
+    }
+});
+
 test("keyboard only: choose wythoff, type a position, solve with Enter", async () => {
     await load(page);
     await page.keyboard.press("Tab"); // the skip link
