@@ -17,9 +17,11 @@ export function factsFor(game, a) {
         facts.push(["Convention", "answer-convention", a.convention + (a.compound ? `, ${a.compound} compound` : "")]);
     if (game.kind === "score" || ("value" in a && a.grundy === null)) {
         if ("value" in a) facts.push(["Value for the player to move", "answer-value", fmt(a.value)]);
-    } else if ("grundy" in a) {
+    } else if ("grundy" in a && a.grundy !== null) {
         facts.push(["Grundy value", "answer-grundy", fmt(a.grundy)]);
-    }
+    } else if ((a.components || []).some((c) => c.infinite === true)) {
+        facts.push(["Grundy value", "answer-grundy", "infinite: a token can be moved forever (see Why)"]);
+    } // else none applies (misère play, a conjunctive or selective sum): Why tells what decides
     return facts;
 }
 

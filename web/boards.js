@@ -181,9 +181,13 @@ function graphBoard(ctx) {
     const edges = ctx.pos.edges.map(([u, v]) => [String(u), String(v)]);
     const at = layout(ids, edges);
     const depth = Math.max(0, ...[...at.values()].map((p) => p.layer));
-    const w = 560, h = 60 + 90 * Math.max(1, depth);
+    // As wide as the widest layer needs and never drawn larger than 1:1, so
+    // that a small graph keeps finger-sized nodes and readable labels on a phone.
+    const widest = Math.max(1, ...[...at.values()].reduce((n, p) => n.set(p.layer, (n.get(p.layer) || 0) + 1), new Map()).values());
+    const w = Math.min(560, Math.max(200, 60 + 70 * widest)), h = 60 + 90 * Math.max(1, depth);
     const xy = (v) => [30 + at.get(v).x * (w - 60), 30 + at.get(v).y * (h - 60)];
     const pic = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "group", "aria-label": "The graph" });
+    pic.style.maxWidth = `${w}px`;
     const defs = svg("defs");
     const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7,
                                    orient: "auto", markerUnits: "userSpaceOnUse" });
@@ -200,8 +204,9 @@ function graphBoard(ctx) {
         const shape = svg("g", {});
         shape.append(svg("circle", { cx: x, cy: y, r: 16, class: "node-disc" + (ctx.sel === v ? " selected" : "") +
                                      (to.length ? " legal" : "") + (to.includes(ctx.hint) || from.includes(ctx.hint) ? " hinted" : "") }));
-        shape.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-id" + (here.length ? " has-token" : "") },
-                         here.length ? `${v}●${here.length > 1 ? here.length : ""}` : v));
+        shape.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "node-id" + (here.length ? " has-token" : "") }, v));
+        if (here.length) // the tokens beside the disc, not over its number
+            shape.append(svg("text", { x: x + 19, y: y - 10, class: "node-tokens" }, `●${here.length > 1 ? here.length : ""}`));
         const label = `Node ${v}` + (here.length ? `, tokens ${here.join(", ")}` : "") + (to.length ? ": move here" : from.length ? ": select" : "");
         const press = to.length ? () => ctx.offer(to, `To node ${v}`) : () => ctx.select(v);
         const g = svgButton(ctx, shape, label, press, to.length > 0 || from.length > 0);

@@ -48,16 +48,17 @@ static void put_value(gr_buf *b, const gr_json_doc *doc, const cJSON *v)
         gr_json_print_exact(b, doc, v);
 }
 
-/* A labelled line of one member's value (nothing when it is absent). */
+/* A labelled line of one member's value (nothing when it is absent); null
+ * reads as if_null. */
 static void put_member(FILE *out, const gr_json_doc *doc, const cJSON *obj, const char *key,
-                       const char *label, const char *suffix)
+                       const char *label, const char *suffix, const char *if_null)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v)
         return;
     gr_buf b = { 0 };
     if (cJSON_IsNull(v))
-        gr_buf_str(&b, "not computed at this size (see Why)");
+        gr_buf_str(&b, if_null);
     else {
         put_value(&b, doc, v);
         gr_buf_str(&b, suffix);
@@ -305,13 +306,32 @@ static void put_why(FILE *out, const gr_json_doc *doc, const cJSON *root)
         put_wrapped(out, "Why:", explanation);
 }
 
+/* Why an answer's grundy is null: it is not defined for misère play or a
+ * sum other than the disjunctive one, infinite for a loopy token, else the
+ * position is beyond what the service computes. */
+static const char *grundy_null_text(const cJSON *root)
+{
+    const char *convention = string_member(root, "convention");
+    const char *compound = string_member(root, "compound");
+    if (convention && strcmp(convention, "misere") == 0)
+        return "none: misere play is not decided by Grundy values (see Why)";
+    if (compound && strcmp(compound, "disjunctive") != 0)
+        return "none: this sum is not decided by a nim-sum (see Why)";
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "components"))
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "infinite")))
+            return "infinite: a token can be moved forever (see Why)";
+    return "not computed at this size (see Why)";
+}
+
 static void put_answer(FILE *out, const gr_json_doc *doc, const cJSON *root)
 {
     put_verdict(out, root);
     if (cJSON_GetObjectItemCaseSensitive(root, "value"))
-        put_member(out, doc, root, "value", "Value:", " (for the player to move)");
+        put_member(out, doc, root, "value", "Value:", " (for the player to move)",
+                   "not computed at this size (see Why)");
     else
-        put_member(out, doc, root, "grundy", "Grundy value:", "");
+        put_member(out, doc, root, "grundy", "Grundy value:", "", grundy_null_text(root));
     const cJSON *move = cJSON_GetObjectItemCaseSensitive(root, "move");
     const char *winner = string_member(root, "winner");
     bool wins = winner && strcmp(winner, "first") == 0;

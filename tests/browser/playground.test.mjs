@@ -189,6 +189,28 @@ test("every game's example solves through the form built from the catalogue (a n
     }
 });
 
+test("no \"Grundy value: none\": omitted for a misère sum, \"infinite\" for a drawn loopy grid", async () => {
+    const cases = [
+        ['{"game":"octal","code":"0.77","piles":[5,7,12],"convention":"misere"}', null],
+        ['{"game":"grid","rows":4,"cols":5,"steps":[[0,1],[0,-1],[1,0]],"tokens":[[0,0],[2,3]]}', /^infinite/],
+    ];
+    for (const [q, want] of cases) {
+        const p = await context.newPage();
+        watch(p);
+        try {
+            await p.goto(`${base}/#q=${encodeURIComponent(q)}`);
+            await p.waitForSelector("body[data-ready=true]");
+            await p.click("#solve");
+            await p.waitForSelector("#answer-winner", { timeout: 5000 });
+            const grundy = await p.$("#answer-grundy") && await p.textContent("#answer-grundy");
+            assert(!/\bnone\b/.test(await p.textContent("#answer dl.facts")), `${q}: the page shows "none"`);
+            assert(want ? want.test(grundy || "") : !grundy, `${q}: Grundy value ${JSON.stringify(grundy)}`);
+        } finally {
+            await p.close();
+        }
+    }
+});
+
 test("keyboard only: choose wythoff, type a position, solve with Enter", async () => {
     await load(page);
     await page.keyboard.press("Tab"); // the skip link
@@ -497,6 +519,54 @@ test("a phone (390 x 844): no sideways scrolling, Solve brings the answer into v
         assert(problems.length === 0, problems.join("; "));
         await shot(phone, "phone-390x844", false);
         await shot(phone, "phone-390x844-full");
+    } finally {
+        await phone.close();
+    }
+});
+
+test("a phone: a nested why (a grid's loopy tokens) fits, every value beside its name has width", async () => {
+    const phone = await context.newPage();
+    watch(phone);
+    try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await load(phone);
+        await phone.selectOption("#game", "grid");
+        await phone.click("#example");
+        await phone.click("#solve");
+        await phone.waitForSelector("#answer .why-facts .why-facts", { timeout: 5000 });
+        const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+        const empty = await phone.$$eval("#answer .why-facts > dd", (ds) => ds.filter((d) =>
+            d.textContent.trim() && d.getBoundingClientRect().width < 8).map((d) => d.previousElementSibling.textContent));
+        await shot(phone, "phone-390x844-grid-why");
+        assert(width <= 390, `the page is ${width} px wide`);
+        assert(empty.length === 0, `values squeezed to nothing beside: ${empty.join(", ")}`);
+    } finally {
+        await phone.close();
+    }
+});
+
+test("a phone: a small graph's nodes are finger-sized, their numbers 11 px or more, the tokens beside them", async () => {
+    const phone = await context.newPage();
+    watch(phone);
+    try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await load(phone);
+        await phone.selectOption("#game", "graph");
+        await phone.click("#example");
+        await phone.click("#play-start");
+        await settled(phone);
+        const m = await phone.evaluate(() => {
+            const scale = document.querySelector("#board svg.graph").getScreenCTM().a;
+            const ids = [...document.querySelectorAll("#board .node-id")];
+            const tokens = [...document.querySelectorAll("#board .node-tokens")];
+            return { scale, font: Math.min(...ids.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+                     radius: 16 * scale, tokens: tokens.length,
+                     idsPlain: ids.every((t) => /^\d+$/.test(t.textContent)) };
+        });
+        await shot(phone, "phone-390x844-graph-board");
+        assert(m.radius >= 14, `a node is ${(2 * m.radius).toFixed(1)} px across on a phone`);
+        assert(m.font >= 11, `a node number is ${m.font.toFixed(1)} px on a phone`);
+        assert(m.tokens > 0 && m.idsPlain, "the tokens are not drawn beside the node numbers");
     } finally {
         await phone.close();
     }

@@ -98,6 +98,7 @@ HUMAN_QUERIES = [
     {"game": "grundys_game", "piles": [7, 13, 20]},
     {"game": "coins", "rule": "ruler", "heads": [3, 5, 6]},
     {"game": "staircase", "stairs": [0, 3, 2, 5]},
+    {"game": "octal", "code": "0.77", "piles": [5, 7, 12], "convention": "misere"},
 ]
 VERDICTS = {"first": "The player to move wins", "second": "The player to move loses",
             "draw": "A draw with best play"}
@@ -116,6 +117,12 @@ def check_human(query, answer, text):
             p.append("Value %r for %r" % (f.get("Value"), answer["value"]))
     elif answer["grundy"] is not None and f.get("Grundy value") != str(answer["grundy"]):
         p.append("Grundy value %r for %r" % (f.get("Grundy value"), answer["grundy"]))
+    elif answer["grundy"] is None:
+        undefined = answer["convention"] == "misere" or answer.get("compound", "disjunctive") != "disjunctive"
+        infinite = any(c.get("infinite") is True for c in answer.get("components", []))
+        want = ("none: " if undefined else "infinite: " if infinite else "not computed at this size")
+        if not f.get("Grundy value", "").startswith(want):
+            p.append("Grundy value %r, want it to start %r" % (f.get("Grundy value"), want))
     move = answer.get("move")
     if move and f.get("Winning move" if answer["winner"] == "first" else "Best move") != move["text"]:
         p.append("move %r, want %r" % (f, move["text"]))

@@ -74,7 +74,7 @@ void gr_score_why_moves(gr_query *q, gr_score_entry *entries, size_t n, size_t l
     gr_text t = { .len = 0 };
     gr_text_add(&t, "The %s each legal move gives its mover: ", unit);
     for (size_t i = 0; i < n; i++) {
-        gr_text_add(&t, "%s%s ", i ? ", " : "", entries[i].label);
+        gr_text_add(&t, "%s%s: ", i ? ", " : "", entries[i].label);
         signed_text(&t, entries[i].value);
         push_entry(list, &entries[i]);
     }
@@ -102,7 +102,7 @@ void gr_score_why_line(gr_query *q, gr_score_entry *line, size_t n, bool complet
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Best play from here, each move with the %s it gives its mover: ", unit);
     for (size_t i = 0; i < n; i++) {
-        gr_text_add(&t, "%s%zu. %s ", i ? ", " : "", i + 1, line[i].label);
+        gr_text_add(&t, "%s%zu. %s: ", i ? ", " : "", i + 1, line[i].label);
         signed_text(&t, line[i].value);
         gr_why_u64(push_entry(plies, &line[i]), "ply", i + 1);
     }
@@ -112,6 +112,8 @@ void gr_score_why_line(gr_query *q, gr_score_entry *line, size_t n, bool complet
         gr_why_say(q, step, "No line of play is left: the game is over.");
     else if (complete)
         gr_why_say(q, step, "%s, to the end of the game.", t.buf);
+    else if (n == 0)
+        gr_why_say(q, step, "No line of best play was found within the compute budget.");
     else
         gr_why_say(q, step, "%s (the line stops here: the cap of %d plies or the compute budget).", t.buf,
                    GR_SCORE_LINE_CAP);

@@ -85,6 +85,12 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
         gr_why_say(q, step, "No %ss: the nim-sum is 0, and the player to move loses.", what);
         return;
     }
+    if (n == 1) {
+        gr_why_say(q, step, "One %s alone: the nim-sum is its value, %" PRIu64 "%s", what, x,
+                   x ? ": non-zero, the player to move wins by making it 0."
+                     : ": zero, every move makes it non-zero and the player to move loses.");
+        return;
+    }
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
     if (width > 1 && width <= SHOWN_WIDTH && n <= SHOWN) {

@@ -137,8 +137,11 @@ void gr_token_why_loopy(gr_query *q, const gr_token_board *b, const gr_loopy *l,
                 gr_text_add(&t, ": %" PRIu32, l->value[u]);
             if (known && res[u] == GR_OUTCOME_DRAW)
                 gr_text_add(&t, ", alone a draw (play can go on forever)");
+            else if (known && depth[u] == 0)
+                gr_text_add(&t, ", alone a %s (no move left)", outcome_word(res[u]));
             else if (known)
-                gr_text_add(&t, ", alone a %s in %" PRIu32 " moves", outcome_word(res[u]), depth[u]);
+                gr_text_add(&t, ", alone a %s in %" PRIu32 " move%s", outcome_word(res[u]), depth[u],
+                            depth[u] == 1 ? "" : "s");
         }
         drawn += known && res[u] == GR_OUTCOME_DRAW;
     }
