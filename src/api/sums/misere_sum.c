@@ -171,11 +171,11 @@ static void explain(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Misere %s (the player who cannot move wins), a sum of %zu heaps: ", name, n);
     describe_quotient(&t, m);
-    gr_text_add(&t, "The heaps map to elements ");
+    gr_text_add(&t, "The heaps map to the quotient's elements ");
     for (size_t i = 0; i < n && i < MISERE_LISTED; i++)
-        gr_text_add(&t, "%s%" PRIu16, i ? " * " : "", gr_mq_phi(m, piles[i]));
-    gr_text_add(&t, "%s = %" PRIu16 ", which %s in the P-portion, so ", n > MISERE_LISTED ? " * ..." : "",
-                product, win ? "is not" : "is");
+        gr_text_add(&t, "%se%" PRIu16, i ? " * " : "", gr_mq_phi(m, piles[i]));
+    gr_text_add(&t, "%s, whose product in the quotient's own table is e%" PRIu16 ", which %s in the "
+                "P-portion, so ", n > MISERE_LISTED ? " * ..." : "", product, win ? "is not" : "is");
     if (!win)
         gr_text_add(&t, "every move leads to a position the opponent wins, and the player to move loses.");
     else
