@@ -52,6 +52,27 @@ size_t gr_guard_mhd_memory(const gr_server_config *c);
 void gr_guard_open(request *rq, struct MHD_Connection *conn);
 void gr_guard_close(request *rq);
 
+/* The acceptor's side (acceptor.h), before libmicrohttpd has the
+ * connection. gr_guard_admit counts a new connection from sa against
+ * --conn-limit and --per-ip-limit (closing an idle keep-alive connection to
+ * make room), or refuses it with msg (answer 503, count nothing);
+ * gr_guard_forget uncounts one closed before libmicrohttpd had it.
+ * gr_guard_hand_over passes the counts of fd on to its NOTIFY_STARTED
+ * (false: fd is past the table, forget it, it is counted there anew);
+ * gr_guard_take_back undoes it when MHD_add_connection fails;
+ * gr_guard_handing counts those handed over and not yet opened. */
+struct sockaddr;
+struct ip_slot;
+bool gr_guard_admit(const struct sockaddr *sa, struct ip_slot **ip, char *msg, size_t size);
+void gr_guard_forget(struct ip_slot *ip);
+bool gr_guard_hand_over(int fd, struct ip_slot *ip);
+void gr_guard_take_back(int fd);
+unsigned gr_guard_handing(void);
+
+/* A JSON error with Connection: close written on the socket fd, for a
+ * connection libmicrohttpd does not answer; message is JSON string content. */
+void gr_guard_send_error(int fd, gr_error_code code, const char *message);
+
 /* The head arrived (the first callback of a request): false when the
  * connection was already answered 503 or its deadline passed, so that the
  * caller drops it. */
