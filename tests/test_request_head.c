@@ -38,7 +38,7 @@ static const char *const GOOD[] = {
     "\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
     "GET /healthz HTTP/1.1\nHost: x\n\n",
     "POST /v1/analyze HTTP/1.1\r\nContent-Length: 18446744073709551615\r\n\r\n",
-    "POST /v1/analyze HTTP/1.1\r\nContent-Length:   26  \r\n\r\n{\"game\":\"nim\",\"piles\":[1]}",
+    "POST /v1/analyze HTTP/1.1\r\nContent-Length:   26\r\n\r\n{\"game\":\"nim\",\"piles\":[1]}",
     "POST /v1/analyze HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1a;x=y\r\n{\"game\":\"nim\",\"piles\":[1]}\r\n0\r\n\r\n",
     "POST /v1/analyze HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\nzz\r\n", /* the 501 is the first callback's */
     "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -83,6 +83,7 @@ static const struct {
     { "POST / HTTP/1.1\r\nContent-Length: 1e3\r\n\r\n", GR_E_BAD_REQUEST },
     { "POST / HTTP/1.1\r\nContent-Length: 5, 5\r\n\r\n", GR_E_BAD_REQUEST },
     { "POST / HTTP/1.1\r\nContent-Length:\r\n\r\n", GR_E_BAD_REQUEST },
+    { "POST / HTTP/1.1\r\nContent-Length: 26 \r\n\r\n", GR_E_BAD_REQUEST },
     { "POST / HTTP/1.1\r\nContent-Length: 1\r\ncontent-length: 1\r\n\r\n", GR_E_BAD_REQUEST },
     { "POST / HTTP/1.1\r\nContent-Length: 18446744073709551616\r\n\r\n", GR_E_BODY_TOO_LARGE },
     { "POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n", GR_E_BODY_TOO_LARGE },

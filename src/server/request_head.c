@@ -183,13 +183,15 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
     const char *v = s + i + 1, *e = s + len;
     while (v < e && (*v == ' ' || *v == '\t'))
         v++;
-    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-        e--;
     if (i == 14 && strncasecmp(s, "Content-Length", 14) == 0) {
         if (++f->lengths > 1)
             return refuse(j, GR_E_BAD_REQUEST, "the request has two Content-Length headers; send one");
+        /* White space after the digits too is refused: libmicrohttpd reads
+         * the value to the line's end. */
         return judge_length(j, v, (size_t)(e - v));
     }
+    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
     if (i == 17 && strncasecmp(s, "Transfer-Encoding", 17) == 0) {
         f->codings++;
         f->chunked = e - v == 7 && strncasecmp(v, "chunked", 7) == 0;
