@@ -10,6 +10,14 @@ Usage: test_front.py path/to/grundyd
   all, get the service's JSON errors, with one status line: a transfer
   coding other than chunked (501), a URL over --max-url (414), headers over
   --max-header (431), both Transfer-Encoding and Content-Length (400);
+- the acceptor (src/server/acceptor.c) answers in JSON, once, the first
+  heads libmicrohttpd answered itself before any callback: a bad request
+  line or header line (400), an HTTP version other than 1.0 and 1.1 (505),
+  a Content-Length not digits or given twice (400) or past 2^64 (413, not
+  a head sent twice), a head past libmicrohttpd's memory (414, 431), a bad
+  chunk among the first bytes (400); good heads pass, whole or in pieces;
+  what libmicrohttpd still parses alone (a keep-alive connection's later
+  heads, chunks that come later) is reported as TAP TODO;
 - lingering: a client that writes a whole 6 MB body before reading (Python's
   urllib) sees the 413 or 404, not a broken pipe; past --linger-bytes the
   connection is closed;
