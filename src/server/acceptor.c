@@ -43,6 +43,7 @@ typedef struct conn {
     uint64_t dropped;        /* LINGERING: bytes read and dropped */
     bool counted;            /* holds its admission (http_guard.h) until closed or handed over */
     struct ip_slot *ip;
+    size_t peek_limit;       /* bytes the socket's receive buffer surely holds unread */
     socklen_t addr_len;
     struct sockaddr_storage addr;
 } conn;
@@ -239,11 +240,30 @@ static void head_bytes(gr_acceptor *a, conn *c, uint32_t events)
     case GR_HEAD_INCOMPLETE:
         if (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
             close_conn(a, c); /* the client's side ended within a head */
+        else if ((size_t)n >= c->peek_limit)
+            hand_over(a, c); /* no more can be peeked: libmicrohttpd reads it, within its memory */
         return;
     }
 }
 
 /* ---- accepting ------------------------------------------------------------------ */
+
+/* What can be peeked on fd before the client stops for want of window:
+ * a quarter of its receive buffer (the kernel counts its own overhead in
+ * it), grown to hold a whole head within the limits where the system
+ * allows. With the default limits the buffer holds them several times. */
+static size_t peek_limit(int fd, size_t cap)
+{
+    int rb = 0;
+    socklen_t l = sizeof rb;
+    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &l) == 0 && (size_t)rb / 4 < cap) {
+        int want = cap > INT32_MAX / 4 ? INT32_MAX : (int)cap * 4;
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof want);
+        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &l);
+    }
+    size_t limit = rb > 0 ? (size_t)rb / 4 : 4096;
+    return limit < 4096 ? 4096 : limit > cap ? cap : limit;
+}
 
 static void accept_one(gr_acceptor *a, int fd, const struct sockaddr_storage *addr, socklen_t len)
 {
@@ -252,7 +272,8 @@ static void accept_one(gr_acceptor *a, int fd, const struct sockaddr_storage *ad
         close(fd);
         return;
     }
-    *c = (conn){ .fd = fd, .phase = WAITING_HEAD, .addr_len = len, .addr = *addr };
+    *c = (conn){ .fd = fd, .phase = WAITING_HEAD, .addr_len = len, .addr = *addr,
+                 .peek_limit = peek_limit(fd, a->cap) };
     char msg[160];
     c->counted = gr_guard_admit((const struct sockaddr *)addr, &c->ip, msg, sizeof msg);
     c->deadline_ms = now_ms() + (int64_t)a->st->cfg->header_timeout * 1000;

@@ -321,6 +321,29 @@ def t_good_heads_pass(port):
     return p
 
 
+def t_big_limits(binary):
+    """With --max-header and --max-url at 1 MiB, heads larger than a socket's
+    receive buffer are still read and answered at once (the acceptor hands
+    what it cannot peek to libmicrohttpd), not left to the header timeout."""
+    p = []
+    d = Daemon(binary, "--max-header", "1048576", "--max-url", "1048576", "--header-timeout", "20")
+    try:
+        for pad, status in ((600000, 200), (1100000, 431)):
+            t0 = time.monotonic()
+            raw, _ = exchange(d.port, get(b"/healthz", b"X-Pad: " + b"g" * pad + b"\r\n"), timeout=10)
+            dt = time.monotonic() - t0
+            r, q = parse(raw)
+            if r is None or r.status != status or q:
+                p.append("a %d-byte header: want %d, got %r" % (pad, status, raw[:200]))
+            if status != 200:
+                p += json_error(raw, status, "headers_too_large", "a %d-byte header" % pad)
+            if dt > 5:
+                p.append("a %d-byte header answered after %.1f s" % (pad, dt))
+    finally:
+        d.kill()
+    return p
+
+
 def t_later_heads(port):
     """Past the first head of a connection libmicrohttpd parses alone: what
     it still answers itself is a TODO (README.md, "The front door")."""
@@ -681,6 +704,7 @@ def main():
         TAP.run("header timeout: a trickled or idle head is cut with 408", t_header_timeout, port)
         TAP.run("header timeout: keep-alive clients are not cut", t_keepalive_not_cut, port)
         d.kill()
+        TAP.run("heads past a socket's buffer, under 1 MiB limits, are answered at once", t_big_limits, binary)
         TAP.run("lingering is bounded by --linger-bytes", t_linger_bounded, binary)
         TAP.run("a full connection table answers 503 with Retry-After", t_table_full, binary)
         TAP.run("a full table closes an idle keep-alive connection for a new client", t_reuse_idle, binary)
