@@ -63,7 +63,7 @@ static const struct {
     { "{\"game\":\"wythoff\",\"piles\":[1,2],\"compound\":\"selective\"}", 422, "inapplicable_field", "compound" },
     { "{\"game\":\"grundys_game\",\"piles\":[5],\"compound\":\"conjunctive\"}", 422, "inapplicable_field", "compound" },
     { "{\"game\":\"nim\",\"piles\":[1],\"compound\":\"selective\",\"convention\":\"misere\"}", 422, "unsupported_compound", "compound" },
-    { "{\"game\":\"octal\",\"code\":\"0.77\",\"piles\":[3,4],\"convention\":\"misere\"}", 422, "unsupported_convention", "convention" },
+    { "{\"game\":\"subtraction\",\"moves\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],\"piles\":[3,4],\"convention\":\"misere\"}", 422, "unsupported_convention", "moves" },
     { "{\"game\":\"graph\",\"edges\":[],\"tokens\":[0,0],\"convention\":\"misere\"}", 422, "unsupported_convention", "convention" },
     { "{\"game\":\"coins\",\"rule\":\"ruler\",\"heads\":[0]}", 422, "out_of_range", "heads[0]" },
     { "{\"game\":\"coins\",\"rule\":\"ruler\",\"heads\":[3,3]}", 422, "invalid_field", "heads" },

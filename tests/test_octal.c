@@ -109,7 +109,7 @@ START_TEST(test_parse_and_format)
     REQUIRE(strcmp(buf, "0.00000001") == 0);
 
     static const char *bad[] = { "", "0", "0.", "0.0", "0.000", "1.7", "0.8", "0.123456701",
-                                 "0.7x", " 0.7", "0.7 ", ".7", "0,7", "00.7", "0.-1", "4.07" };
+                                 "0.7x", " 0.7", "0.7 ", ".7", "0,7", "00.7", "0.-1", "4.", "5.07" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(&c, 0x5a, sizeof c);
         if (gr_octal_parse(bad[i], &c) != GR_EINVAL)

@@ -1198,18 +1198,39 @@ START_TEST(test_build_small)
 
     gr_tables *t = open_ok(path);
     static const char *const names[] = {
-        GR_TN_DIVISOR, GR_TN_GRUNDYS, "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-        "octal:0.77", "octal:0.7777", GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY,
+        GR_TN_DIVISOR, GR_TN_GRUNDYS, "octal:0.007", "octal:0.07", "octal:0.127", "octal:0.137",
+        "octal:0.16", "octal:0.376", "octal:0.56", "octal:0.6", "octal:0.77", "octal:0.7777",
+        GR_TN_OCTAL_FAMILY, GR_TN_SUBTRACTION_FAMILY,
         "subtraction:powers_of_two:grundy", "subtraction:powers_of_two:outcome",
         "subtraction:primes:grundy", "subtraction:primes:outcome", "subtraction:squares:grundy",
         "subtraction:squares:outcome", GR_TN_WYTHOFF,
     };
-    REQUIRE_EQ(gr_tables_count(t), sizeof names / sizeof names[0]);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    /* the misere quotients ("misere:octal:CODE", between grundys_game and
+     * the octal sections) are the periodic ones among the 1-2 digit codes */
+    size_t misere = 0, at = 0;
+    for (size_t i = 0; i < gr_tables_count(t); i++) {
         gr_table_info info;
         gr_tables_info(t, i, &info);
-        ck_assert_str_eq(info.name, names[i]);
+        if (strncmp(info.name, GR_TN_MISERE_PREFIX, strlen(GR_TN_MISERE_PREFIX)) == 0) {
+            ck_assert_str_eq(info.kind, "misere_quotient");
+            REQUIRE(info.periodic);
+            misere++;
+            continue;
+        }
+        REQUIRE(at < sizeof names / sizeof names[0]);
+        ck_assert_str_eq(info.name, names[at++]);
     }
+    REQUIRE_EQ(at, sizeof names / sizeof names[0]);
+    REQUIRE(misere >= 1);
+    gr_mq kayles;
+    REQUIRE(gr_tables_misere(t, GR_TN_MISERE_PREFIX "0.77", &kayles));
+    REQUIRE_EQ(kayles.order, 40);
+    REQUIRE_EQ(kayles.p_size, 9);
+    REQUIRE(kayles.periodic);
+    REQUIRE_EQ(kayles.preperiod, 71);
+    REQUIRE_EQ(kayles.period, 12);
+    REQUIRE_EQ(gr_mq_phi(&kayles, 0), 0);
+    REQUIRE(!gr_tables_misere(t, GR_TN_MISERE_PREFIX "0.07", &kayles)); /* no known period */
 
     gr_seq s;
     REQUIRE(gr_tables_sequence(t, GR_TN_GRUNDYS, &s));
@@ -1235,10 +1256,15 @@ START_TEST(test_build_small)
     REQUIRE(gr_tables_sequence(t, "octal:0.6", &s)); /* Officers: no period known */
     REQUIRE(!s.periodic);
     REQUIRE_EQ(s.count, 256);
+    /* The long periods get 128 times octal_values: too few here to certify
+     * 0.376 (period 4 from 2,268,248), enough for its first values. */
+    REQUIRE(gr_tables_sequence(t, "octal:0.376", &s));
+    REQUIRE(!s.periodic);
+    REQUIRE_EQ(s.count, 128 * 256);
 
     /* The family holds every 0.d1d2d3; Kayles is key 0770 there too. */
     gr_table_info fam;
-    gr_tables_info(t, 8, &fam);
+    gr_tables_info(t, 12 + misere, &fam); /* the misere quotients sort before it */
     REQUIRE_EQ(fam.count, 511);
     gr_seq k;
     REQUIRE(gr_tables_member(t, GR_TN_OCTAL_FAMILY, 0770, &k));

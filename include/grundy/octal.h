@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Octal games 0.d1 d2 ... d8 and Grundy's game.
+/* Octal games d0.d1 d2 ... d8 and Grundy's game.
  *
  * Digit d_k, bit 1: remove k tokens when that empties the heap; bit 2: remove
  * k and leave one non-empty heap; bit 4: remove k and split the rest into two
- * non-empty heaps.
+ * non-empty heaps. d0 (k = 0) is 0 or 4: 4 splits a heap into two non-empty
+ * heaps without removing a token (4.7 is Daisies). Its bits 1 and 2 are not
+ * games: bit 1 would take an empty heap away, bit 2 would leave the heap as
+ * it was (a pass, so play need not end); codes with them are refused.
  *
  * Periodicity certificate (Winning Ways; as used by CGSuite): with t the
  * largest k whose digit is non-zero, if g(n + p) = g(n) for all n with
@@ -22,15 +25,17 @@
 #define GR_OCTAL_MAX_DIGITS 8
 
 typedef struct gr_octal_code {
-    uint8_t digit[GR_OCTAL_MAX_DIGITS + 1]; /* digit[k] for k = 1 .. t; digit[0] is 0 */
-    unsigned t;                             /* largest k with digit[k] != 0 (>= 1) */
+    uint8_t digit[GR_OCTAL_MAX_DIGITS + 1]; /* digit[k] for k = 0 .. t; digit[0] is 0 or 4 */
+    unsigned t;                             /* largest k with digit[k] != 0 (0 only for 4.0) */
 } gr_octal_code;
 
-/* Parses "0.d1d2..." (1 to 8 digits, each 0-7, at least one non-zero;
- * trailing zeros allowed). GR_EINVAL otherwise. */
+/* Parses "d0.d1d2...": d0 is 0 or 4, then 1 to 8 digits, each 0-7, at
+ * least one non-zero digit in all (trailing zeros allowed). GR_EINVAL
+ * otherwise, *code untouched. */
 gr_status gr_octal_parse(const char *text, gr_octal_code *code);
 
-/* Writes the canonical text "0.d1..dt" (at most 11 bytes with the NUL). */
+/* Writes the canonical text "d0.d1..dt" (at most 11 bytes with the NUL;
+ * "4.0" when t = 0). */
 void gr_octal_format(const gr_octal_code *code, char buf[16]);
 
 /* Computes g(0), g(1), ... until the periodicity certificate holds or

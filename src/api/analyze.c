@@ -8,6 +8,7 @@
 #include "api/games/nim_fast.h"
 #include "api/validate.h"
 #include "api/winning.h"
+#include "grundy/alloc.h"
 
 /* The 422 for misere play of a game that has no misere answer, naming the
  * games that have one, from the registry. */
@@ -262,6 +263,25 @@ void gr_explain_stop(const gr_limits *limits, const gr_budget *budget, bool batc
                 (unsigned long long)limits->query_cpu_ms, (unsigned long long)limits->batch_cpu_ms);
 }
 
+void gr_explain_memory(const gr_limits *limits, const gr_mem_account *mem, gr_api_error *err)
+{
+    gr_mem_stop why = gr_mem_stopped(mem);
+    if (why == GR_MEM_OK || !err->code || strcmp(err->code, gr_error_name(GR_E_OVERLOADED)) != 0)
+        return;
+    char field[sizeof err->field];
+    memcpy(field, err->field, sizeof field);
+    if (why == GR_MEM_QUERY)
+        gr_fail(err, GR_E_MEMORY_LIMIT, field,
+                "the query needed more than its %llu bytes of memory before an answer was certain; ask "
+                "for a smaller position (grundyd's --query-memory or GRUNDYD_QUERY_MEMORY sets the limit)",
+                (unsigned long long)limits->query_memory);
+    else
+        gr_fail(err, GR_E_OVERLOADED, field,
+                "the queries in flight hold all of the %llu bytes of memory the service gives queries "
+                "together (--query-memory-total); retry later",
+                (unsigned long long)gr_mem_total_limit());
+}
+
 static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJSON *node, bool batch,
                         gr_budget *budget, gr_api_error *err, gr_reply *out)
 {
@@ -269,6 +289,8 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
                    .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *budget,
                    .batch = batch, .err = err };
     const gr_game *game = NULL;
+    gr_mem_account mem;
+    bool own = gr_mem_open(&mem, svc->limits.query_memory);
     int rc = gr_query_answer(&q, &game);
     if (rc == 0 && !q.slim)
         gr_winning_moves(svc, &q, game, budget->left - q.budget.left);
@@ -283,6 +305,10 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     gr_answer_free(&q.ans);
     if (rc == 0 && !out->body)
         gr_fail(err, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
+    if (own) {
+        gr_explain_memory(&svc->limits, &mem, err);
+        gr_mem_close(&mem);
+    }
     if (rc != 0 || !out->body)
         gr_api_error_reply(err, out);
     out->game = game;

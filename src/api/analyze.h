@@ -57,6 +57,15 @@ bool gr_api_attempt(const gr_service *svc, const char *body, size_t len, gr_atte
  * cancel (503 shutting_down). Other errors are left as they are. */
 void gr_explain_stop(const gr_limits *limits, const gr_budget *budget, bool batch, gr_api_error *err);
 
+struct gr_mem_account;
+
+/* Rewrites an out-of-memory error (503 overloaded) caused by the query's
+ * memory account (grundy/alloc.h) to name it: past the query's own limit a
+ * 422 memory_limit naming --query-memory; past the total over the queries
+ * in flight a 503 overloaded (sent with Retry-After) naming
+ * --query-memory-total. Other errors are left as they are. */
+void gr_explain_memory(const gr_limits *limits, const struct gr_mem_account *mem, gr_api_error *err);
+
 /* Answers the query `node` of the parsed document `doc` (the whole body, or
  * one entry of a batch: any JSON value) exactly as gr_api_analyze answers a
  * body holding only that value, spending from *budget, the query's compute

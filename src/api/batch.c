@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/batch.h"
+#include "grundy/alloc.h"
 
 #include "api/games/nim_fast.h"
 #include "api/mem.h"
@@ -288,7 +289,7 @@ static void sb_add(strbuf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap : 256;
         while (cap - b->len < n + 1)
             cap *= 2;
-        char *p = realloc(b->s, cap);
+        char *p = gr_realloc(b->s, cap);
         if (!p) {
             b->failed = true;
             return;
@@ -381,7 +382,7 @@ void gr_api_batch_run(const gr_service *svc, gr_batch_run *run, const char *body
         answer_all(svc, run, &doc, qs, &b);
         sb_add(&b, "]}", 2);
         if (b.failed) {
-            free(b.s);
+            gr_free(b.s);
             fail_reply(out, GR_E_OVERLOADED, "", "out of memory rendering the answers; retry later");
         } else {
             *out = (gr_reply){ 200, b.s, b.len, NULL, NULL };
@@ -411,7 +412,7 @@ int gr_line_reader_init(gr_line_reader *r, size_t max_line)
 
 void gr_line_reader_fini(gr_line_reader *r)
 {
-    free(r->buf);
+    gr_free(r->buf);
     memset(r, 0, sizeof *r);
 }
 
@@ -426,7 +427,7 @@ static bool reserve(gr_line_reader *r, size_t need)
         cap *= 2;
     if (cap < need || cap > r->max_line)
         cap = r->max_line; /* need <= max_line: the caller checked */
-    char *p = realloc(r->buf, cap);
+    char *p = gr_realloc(r->buf, cap);
     if (!p)
         return false;
     r->buf = p;

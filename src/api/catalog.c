@@ -22,13 +22,17 @@ static cJSON *section_json(const gr_table_info *info)
     } else if (info->kind[0] == 'b') {
         gr_json_add_u64(s, "bits", info->count);
         gr_json_add_u64(s, "set", info->param);
+    } else if (info->kind[0] == 'm') {
+        gr_json_add_u64(s, "order", info->count);
+        gr_json_add_u64(s, "p_portion_size", info->max_value);
+        gr_json_add_u64(s, "heap_bound", info->param);
     } else if (info->kind[0] == 'g') {
         gr_json_add_u64(s, "rows", info->param);
         gr_json_add_u64(s, "cols", info->count / info->param);
     } else {
         gr_json_add_u64(s, "bound", info->count);
     }
-    if (info->kind[0] == 's') {
+    if (info->kind[0] == 's' || info->kind[0] == 'm') {
         cJSON_AddBoolToObject(s, "periodic", info->periodic);
         if (info->periodic) {
             gr_json_add_u64(s, "preperiod", info->preperiod);
@@ -201,8 +205,9 @@ static cJSON *conventions_json(builder *b, const gr_game *g)
     if (!g->misere)
         return arr;
     if (g->misere_any)
-        push(b, arr, convention_json(b, "misere", "any", "answered for any position, under the "
-                                     "disjunctive compound only"));
+        push(b, arr, convention_json(b, "misere", "any", g->misere_note ? g->misere_note :
+                                     "answered for any position, under the disjunctive compound "
+                                     "only"));
     else
         push(b, arr, convention_json(b, "misere", "one_component", "answered for one heap or "
                                      "token only (a misere sum of two or more is a 422 "

@@ -25,6 +25,7 @@ static const struct {
     [GR_LIMIT_MAX_LINE] = { "max_line", offsetof(gr_limits, max_line) },
     [GR_LIMIT_QUERY_CPU_MS] = { "query_cpu_ms", offsetof(gr_limits, query_cpu_ms) },
     [GR_LIMIT_BATCH_CPU_MS] = { "batch_cpu_ms", offsetof(gr_limits, batch_cpu_ms) },
+    [GR_LIMIT_QUERY_MEMORY] = { "query_memory", offsetof(gr_limits, query_memory) },
 };
 
 _Static_assert(sizeof limit_members / sizeof limit_members[0] == GR_NLIMITS,

@@ -35,6 +35,7 @@
     X(UNSUPPORTED_CONVENTION, "unsupported_convention", 422) \
     X(UNSUPPORTED_COMPOUND, "unsupported_compound", 422) \
     X(LIMIT_EXCEEDED, "limit_exceeded", 422)     \
+    X(MEMORY_LIMIT, "memory_limit", 422)         \
     X(BEYOND_BOUND, "beyond_bound", 422)         \
     X(CYCLE, "cycle", 422)                       \
     X(ILLEGAL_POSITION, "illegal_position", 422) \

@@ -56,6 +56,7 @@ typedef enum gr_limit_id {
     GR_LIMIT_MAX_LINE,
     GR_LIMIT_QUERY_CPU_MS,
     GR_LIMIT_BATCH_CPU_MS,
+    GR_LIMIT_QUERY_MEMORY,
     GR_NLIMITS
 } gr_limit_id;
 
@@ -141,6 +142,7 @@ typedef struct gr_game {
      * gives that outcome without "winning". */
     bool move_scores;
     bool misere_any;              /* misere for any position, not one heap or token only */
+    const char *misere_note;      /* what misere covers, for the catalogue, or NULL */
     const char *compound_note;    /* conditions on the compounds beyond `compounds`, or NULL */
     const gr_field *fields;       /* every member analyze reads but game, convention, compound */
     size_t nfields;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/mem.h"
+#include "grundy/alloc.h"
 
 #include <cjson/cJSON.h>
 #include <pthread.h>
@@ -91,7 +92,7 @@ void *gr_mem_alloc(size_t n)
 {
     size_t need = HEADER + ((n + 15) & ~(size_t)15) + REDZONE;
     if (!local.active || n > GR_MEM_ARENA_BYTES || need > GR_MEM_ARENA_BYTES - local.used)
-        return malloc(n ? n : 1);
+        return gr_malloc(n ? n : 1);
     char *block = local.base + local.used;
     local.used += need;
     UNPOISON(block, HEADER + n);
@@ -103,7 +104,7 @@ void *gr_mem_alloc(size_t n)
 void gr_mem_free(void *p)
 {
     if (!in_arena(p))
-        free(p);
+        gr_free(p);
 }
 
 void *gr_mem_realloc(void *p, size_t n)
@@ -111,7 +112,7 @@ void *gr_mem_realloc(void *p, size_t n)
     if (!p)
         return gr_mem_alloc(n);
     if (!in_arena(p))
-        return realloc(p, n);
+        return gr_realloc(p, n);
     UNPOISON((char *)p - HEADER, HEADER);
     size_t old = block_size(p);
     POISON((char *)p - HEADER, HEADER);

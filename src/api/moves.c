@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/moves.h"
+#include "grundy/alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static void free_listed(collector *c)
         gr_mem_free(c->items[i].move.data);
         gr_mem_free(c->items[i].next.data);
     }
-    free(c->items);
+    gr_free(c->items);
     c->items = NULL;
     c->n = 0;
 }
@@ -89,7 +90,7 @@ static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max
     c->max = max;
     c->max_bytes = WHOLE_MAX_BYTES;
     c->whole = whole;
-    c->items = calloc(max ? max : 1, sizeof *c->items);
+    c->items = gr_calloc(max ? max : 1, sizeof *c->items);
     if (!c->items)
         return gr_oom(q);
     gr_move_sink sink = { .from = from, .total = 0, .put = collect, .ctx = c };
@@ -191,7 +192,7 @@ static bool winning(const listed *m)
 /* Winning moves first, each part in canonical order. */
 static void order_winning_first(collector *c)
 {
-    listed *sorted = malloc((c->n ? c->n : 1) * sizeof *sorted);
+    listed *sorted = gr_malloc((c->n ? c->n : 1) * sizeof *sorted);
     if (!sorted)
         return; /* canonical order stays; the answer says which it is */
     size_t k = 0;
@@ -200,7 +201,7 @@ static void order_winning_first(collector *c)
             if (winning(&c->items[i]) == (pass == 1))
                 sorted[k++] = c->items[i];
     memcpy(c->items, sorted, c->n * sizeof *sorted);
-    free(sorted);
+    gr_free(sorted);
 }
 
 int gr_moves_scan(const gr_service *svc, gr_query *q, const gr_game *game, size_t max_moves,
@@ -435,11 +436,17 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
                    .budget = gr_budget_make_deadline(svc->limits.budget, &deadline), .err = &err };
     const gr_game *game = NULL;
     *out = (gr_reply){ 0, NULL, 0, NULL, NULL };
+    gr_mem_account mem;
+    bool own = gr_mem_open(&mem, svc->limits.query_memory);
     if (moves_query(svc, &q, page, out, &game) != 0) {
         gr_explain_stop(&svc->limits, &q.budget, false, &err);
+        if (own)
+            gr_explain_memory(&svc->limits, &mem, &err);
         gr_api_error_reply(&err, out);
     }
     out->game = game;
     gr_answer_free(&q.ans);
+    if (own)
+        gr_mem_close(&mem);
     gr_json_free(&doc);
 }

@@ -24,6 +24,7 @@ void gr_limits_default(gr_limits *l)
     l->max_line = UINT64_C(1) << 20;
     l->query_cpu_ms = 1000;
     l->batch_cpu_ms = 4 * l->query_cpu_ms;
+    l->query_memory = GR_QUERY_MEMORY_DEFAULT;
 }
 
 uint64_t gr_ms_to_ns(uint64_t ms)

@@ -31,15 +31,22 @@ typedef struct gr_limits {
     uint64_t max_line;         /* bytes in one NDJSON line, its "\n" not counted; at least 1 */
     uint64_t query_cpu_ms;     /* CPU time per query, in milliseconds (api/analyze.h says what counts) */
     uint64_t batch_cpu_ms;     /* CPU time for all queries of one batch together */
+    uint64_t query_memory;     /* bytes one query may hold at once (grundy/alloc.h); 0: no limit */
 } gr_limits;
 
 /* Defaults: budget 500000000 steps, max_batch 10000, batch_budget 4 * budget
  * (2000000000: a batch does at most the work of four worst-case queries, so
  * one request cannot hold a worker much longer than a few single queries
  * would), max_line 1 MiB (the daemon's default body limit), query_cpu_ms
- * 1000 and batch_cpu_ms 4 * query_cpu_ms. Whoever changes budget or
+ * 1000, batch_cpu_ms 4 * query_cpu_ms and query_memory
+ * GR_QUERY_MEMORY_DEFAULT. Whoever changes budget or
  * query_cpu_ms should scale the batch's with it unless told otherwise. */
 void gr_limits_default(gr_limits *l);
+
+/* Bytes a query may hold when nothing else says: enough for every query
+ * the other default limits admit but the heaviest searches, which then
+ * stop with 422 memory_limit instead of growing the process. */
+#define GR_QUERY_MEMORY_DEFAULT ((uint64_t)256 << 20)
 
 /* Nanoseconds in `ms` milliseconds, saturating; 0 ms means no limit
  * (UINT64_MAX). */

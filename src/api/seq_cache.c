@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/seq_cache.h"
+#include "grundy/alloc.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -40,11 +41,11 @@ static uint64_t hash_key(const void *key, size_t len)
 
 gr_seq_cache *gr_seq_cache_new(size_t max_bytes)
 {
-    gr_seq_cache *c = calloc(1, sizeof *c);
+    gr_seq_cache *c = gr_calloc(1, sizeof *c);
     if (!c)
         return NULL;
     if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        free(c);
+        gr_free(c);
         return NULL;
     }
     c->max_bytes = max_bytes;
@@ -54,7 +55,7 @@ gr_seq_cache *gr_seq_cache_new(size_t max_bytes)
 static void destroy(gr_cache_entry *e)
 {
     gr_seq_free(&e->seq);
-    free(e);
+    gr_free(e);
 }
 
 void gr_seq_cache_free(gr_seq_cache *c)
@@ -66,7 +67,7 @@ void gr_seq_cache_free(gr_seq_cache *c)
         destroy(e);
     }
     pthread_mutex_destroy(&c->lock);
-    free(c);
+    gr_free(c);
 }
 
 static void lru_unlink(gr_seq_cache *c, gr_cache_entry *e)
@@ -148,7 +149,7 @@ gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, g
     size_t bytes = sizeof(gr_cache_entry) + len + seq->count * sizeof(uint16_t);
     if (bytes > c->max_bytes)
         return NULL;
-    gr_cache_entry *fresh = malloc(sizeof *fresh + len);
+    gr_cache_entry *fresh = gr_malloc(sizeof *fresh + len);
     if (!fresh)
         return NULL;
     uint64_t h = hash_key(key, len);
@@ -157,7 +158,7 @@ gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, g
     if (e) {
         e->refs++;
         pthread_mutex_unlock(&c->lock);
-        free(fresh);
+        gr_free(fresh);
         gr_seq_free(seq);
         return e;
     }

@@ -34,33 +34,40 @@ static int open_tables(const char *path, gr_tables **t)
     return -1;
 }
 
-/* Reads the CPU-time variable name (milliseconds, 0 to a day) into *ms;
- * false, with a message, when it is set but not such a number. */
-static bool cpu_ms_from_env(const char *name, uint64_t *ms)
+/* Reads the variable name (`unit`, from 0 to max, as grundyd takes it)
+ * into *v; false, with a message, when it is set but not such a number. */
+static bool u64_from_env(const char *name, const char *unit, uint64_t max, uint64_t *v)
 {
     const char *text = getenv(name);
     if (!text || !*text)
         return true;
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*text < '0' || *text > '9' || *end || errno || v > UINT64_C(86400000)) {
-        fprintf(stderr, "grundy: %s=%s: want milliseconds from 0 to 86400000\n", name, text);
+    unsigned long long x = strtoull(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end || errno || x > max) {
+        fprintf(stderr, "grundy: %s=%s: want %s from 0 to %llu\n", name, text, unit, (unsigned long long)max);
         return false;
     }
-    *ms = v;
+    *v = x;
     return true;
+}
+
+static bool cpu_ms_from_env(const char *name, uint64_t *ms)
+{
+    return u64_from_env(name, "milliseconds", UINT64_C(86400000), ms);
 }
 
 /* Local answers keep a default daemon's limits, with the daemon's two
  * CPU-time variables applied as grundyd applies them (a batch gets four
  * times a query's unless its own is set), so that a slower machine (or a
- * sanitizer build) can give queries the time a default daemon there gets. */
+ * sanitizer build) can give queries the time a default daemon there gets;
+ * and GRUNDYD_QUERY_MEMORY, the bytes one query may hold. */
 static bool apply_env_limits(gr_limits *l)
 {
     uint64_t query = l->query_cpu_ms, batch = 0;
     bool batch_set = getenv("GRUNDYD_BATCH_CPU_MS") && *getenv("GRUNDYD_BATCH_CPU_MS");
-    if (!cpu_ms_from_env("GRUNDYD_QUERY_CPU_MS", &query) || !cpu_ms_from_env("GRUNDYD_BATCH_CPU_MS", &batch))
+    if (!cpu_ms_from_env("GRUNDYD_QUERY_CPU_MS", &query) || !cpu_ms_from_env("GRUNDYD_BATCH_CPU_MS", &batch) ||
+        !u64_from_env("GRUNDYD_QUERY_MEMORY", "bytes", UINT64_C(1) << 48, &l->query_memory))
         return false;
     if (batch_set)
         l->batch_cpu_ms = batch;

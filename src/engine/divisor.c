@@ -3,6 +3,7 @@
  * odd divisors, so every move from odd n reaches even n; from even n,
  * taking 1 reaches odd n; n = 1 has no move. */
 #include "grundy/divisor.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 
@@ -103,12 +104,12 @@ gr_status gr_divisor_values(uint64_t n, gr_budget *b, uint16_t *values)
         return GR_ELIMIT;
     if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint32_t) - 1)
         return GR_ENOMEM; /* the 32-bit tables cannot be had */
-    uint32_t *spf = calloc((size_t)n + 1, sizeof *spf);
+    uint32_t *spf = gr_calloc((size_t)n + 1, sizeof *spf);
     if (!spf)
         return GR_ENOMEM;
     values[0] = 0;
     gr_status st = divisor_sieve(spf, n, b) ? divisor_values(spf, n, b, values) : GR_ELIMIT;
-    free(spf);
+    gr_free(spf);
     return st;
 }
 
@@ -123,13 +124,13 @@ gr_status gr_divisor_grundy(uint64_t n, gr_budget *b, uint64_t *g)
     }
     if (n > UINT32_MAX || n > SIZE_MAX / sizeof(uint16_t) - 1)
         return GR_ENOMEM;
-    uint16_t *values = calloc((size_t)n + 1, sizeof *values);
+    uint16_t *values = gr_calloc((size_t)n + 1, sizeof *values);
     if (!values)
         return GR_ENOMEM;
     gr_status status = gr_divisor_values(n, b, values);
     if (status == GR_OK)
         *g = values[n];
-    free(values);
+    gr_free(values);
     return status;
 }
 
@@ -290,7 +291,7 @@ gr_status gr_divisor_list(uint64_t n, gr_budget *b, uint64_t **divs, size_t *cou
     /* building and sorting them: about 20 steps a divisor */
     if (!gr_budget_spend(b, 20 * (uint64_t)total))
         return GR_ELIMIT;
-    uint64_t *d = malloc(total * sizeof *d);
+    uint64_t *d = gr_malloc(total * sizeof *d);
     if (!d)
         return GR_ENOMEM;
     size_t have = 1;

@@ -2,6 +2,7 @@
 /* Fibonacci Nim: Zeckendorf's theorem decides it (Whinihan 1963); Grundy
  * values come from a dynamic program over (m, r). */
 #include "grundy/fibonacci.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 
@@ -67,11 +68,11 @@ static bool fib_rows_push(fib_rows *rows, uint64_t r, uint64_t v)
 {
     if (rows->count == rows->cap) {
         size_t cap = rows->cap ? rows->cap * 2 : 1024;
-        uint64_t *nr = realloc(rows->step_r, cap * sizeof *nr);
+        uint64_t *nr = gr_realloc(rows->step_r, cap * sizeof *nr);
         if (nr == NULL)
             return false;
         rows->step_r = nr;
-        uint64_t *nv = realloc(rows->step_v, cap * sizeof *nv);
+        uint64_t *nv = gr_realloc(rows->step_v, cap * sizeof *nv);
         if (nv == NULL)
             return false;
         rows->step_v = nv;
@@ -129,8 +130,8 @@ static gr_status fib_grundy_dp(uint64_t n, uint64_t q, gr_budget *b, uint64_t *g
     if (n > SIZE_MAX / sizeof(uint64_t) - 2)
         return GR_ENOMEM;
     fib_rows rows = { NULL, NULL, 0, 0, NULL };
-    rows.row_begin = malloc((size_t)(n + 2) * sizeof(size_t));
-    uint64_t *seen = calloc((size_t)n + 2, sizeof(uint64_t));
+    rows.row_begin = gr_malloc((size_t)(n + 2) * sizeof(size_t));
+    uint64_t *seen = gr_calloc((size_t)n + 2, sizeof(uint64_t));
     gr_status status = (rows.row_begin && seen) ? GR_OK : GR_ENOMEM;
     for (uint64_t m = 0; status == GR_OK && m <= n; m++) {
         if (!gr_budget_tick(b, m + 1))
@@ -140,10 +141,10 @@ static gr_status fib_grundy_dp(uint64_t n, uint64_t q, gr_budget *b, uint64_t *g
     }
     if (status == GR_OK)
         *g = fib_rows_value(&rows, n, q);
-    free(seen);
-    free(rows.row_begin);
-    free(rows.step_r);
-    free(rows.step_v);
+    gr_free(seen);
+    gr_free(rows.row_begin);
+    gr_free(rows.step_r);
+    gr_free(rows.step_v);
     return status;
 }
 

@@ -3,6 +3,7 @@
  * algorithm on out-degrees (iterative: deep chains are fine), cycle
  * reporting, and move lookup. See include/grundy/graph.h for the contract. */
 #include "grundy/graph.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
  * NULL result always means failure). calloc itself checks n * size. */
 static void *alloc_zeroed(size_t n, size_t size)
 {
-    return calloc(n == 0 ? 1 : n, size);
+    return gr_calloc(n == 0 ? 1 : n, size);
 }
 
 /* True when every from[i] and to[i], i < nedges, is < nnodes. */
@@ -52,8 +53,8 @@ gr_status gr_graph_build(uint32_t nnodes, const uint32_t *from, const uint32_t *
     uint32_t *first = alloc_zeroed((size_t)nnodes + 1, sizeof *first);
     uint32_t *succ = alloc_zeroed(nedges, sizeof *succ);
     if (first == NULL || succ == NULL) {
-        free(first);
-        free(succ);
+        gr_free(first);
+        gr_free(succ);
         return GR_ENOMEM;
     }
     csr_fill(nnodes, from, to, nedges, first, succ);
@@ -66,8 +67,8 @@ gr_status gr_graph_build(uint32_t nnodes, const uint32_t *from, const uint32_t *
 
 void gr_graph_free(gr_graph *g)
 {
-    free(g->first);
-    free(g->succ);
+    gr_free(g->first);
+    gr_free(g->succ);
     memset(g, 0, sizeof *g);
 }
 
@@ -85,11 +86,11 @@ typedef struct grundy_work {
 
 static void work_free(grundy_work *w)
 {
-    free(w->pfirst);
-    free(w->pred);
-    free(w->left);
-    free(w->queue);
-    free(w->mark);
+    gr_free(w->pfirst);
+    gr_free(w->pred);
+    gr_free(w->left);
+    gr_free(w->queue);
+    gr_free(w->mark);
 }
 
 static uint32_t out_degree(const gr_graph *g, uint32_t u)

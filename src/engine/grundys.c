@@ -46,6 +46,7 @@
  * need fails with GR_ENOMEM. Apart from the values (2 bytes a heap) every
  * array is O(rare positions) or O(value space). */
 #include "grundy/octal.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +101,10 @@ static gr_status rare_push(grundy_solver *sv, uint64_t pos)
 {
     if (sv->nrare == sv->rare_cap) {
         size_t cap = sv->rare_cap ? 2 * sv->rare_cap : 256;
-        rare_pos_t *r = realloc(sv->rare_pos, cap * sizeof *r);
+        rare_pos_t *r = gr_realloc(sv->rare_pos, cap * sizeof *r);
         if (r != NULL)
             sv->rare_pos = r;
-        uint16_t *rv = realloc(sv->rare_val, cap * sizeof *rv);
+        uint16_t *rv = gr_realloc(sv->rare_val, cap * sizeof *rv);
         if (rv != NULL)
             sv->rare_val = rv;
         if (r == NULL || rv == NULL)
@@ -376,14 +377,14 @@ static gr_status group_end(grundy_solver *sv, gr_budget *b)
 
 static void solver_free(grundy_solver *sv)
 {
-    free(sv->g);
-    free(sv->rare_pos);
-    free(sv->rare_val);
-    free(sv->mark);
-    free(sv->common_vals);
-    free(sv->rare_vals);
-    free(sv->want);
-    free(sv->tally);
+    gr_free(sv->g);
+    gr_free(sv->rare_pos);
+    gr_free(sv->rare_val);
+    gr_free(sv->mark);
+    gr_free(sv->common_vals);
+    gr_free(sv->rare_vals);
+    gr_free(sv->want);
+    gr_free(sv->tally);
 }
 
 static gr_status solver_init(grundy_solver *sv, uint64_t total)
@@ -398,12 +399,12 @@ static gr_status solver_init(grundy_solver *sv, uint64_t total)
     if (total - 1 > UINT32_MAX)
         return GR_ENOMEM;
 #endif
-    sv->g = malloc((size_t)total * sizeof *sv->g);
-    sv->mark = calloc((size_t)VALUE_SPACE * LANES, sizeof *sv->mark);
-    sv->common_vals = malloc(VALUE_SPACE * sizeof *sv->common_vals);
-    sv->rare_vals = malloc(VALUE_SPACE * sizeof *sv->rare_vals);
-    sv->want = malloc(VALUE_SPACE * sizeof *sv->want);
-    sv->tally = calloc(VALUE_SPACE, sizeof *sv->tally);
+    sv->g = gr_malloc((size_t)total * sizeof *sv->g);
+    sv->mark = gr_calloc((size_t)VALUE_SPACE * LANES, sizeof *sv->mark);
+    sv->common_vals = gr_malloc(VALUE_SPACE * sizeof *sv->common_vals);
+    sv->rare_vals = gr_malloc(VALUE_SPACE * sizeof *sv->rare_vals);
+    sv->want = gr_malloc(VALUE_SPACE * sizeof *sv->want);
+    sv->tally = gr_calloc(VALUE_SPACE, sizeof *sv->tally);
     if (!sv->g || !sv->mark || !sv->common_vals || !sv->rare_vals || !sv->want || !sv->tally)
         return GR_ENOMEM;
     classify_values(sv);

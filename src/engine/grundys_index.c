@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Moves in Grundy's game from a rare/common index (see octal.h). */
 #include <stdbool.h>
+#include "grundy/alloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@ gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix)
     unsigned size = 2;
     while (size <= s->max_value)
         size <<= 1;
-    uint64_t *counts = calloc(size, sizeof *counts);
+    uint64_t *counts = gr_calloc(size, sizeof *counts);
     if (!counts)
         return GR_ENOMEM;
     for (uint64_t n = 1; n < s->count; n++)
@@ -23,11 +24,11 @@ gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix)
     unsigned mask;
     (void)gr_rare_mask_best(counts, size, &mask, NULL);
     ix->mask = (uint16_t)mask;
-    free(counts);
+    gr_free(counts);
     uint64_t rare = 0;
     for (uint64_t n = 1; n < s->count; n++)
         rare += is_rare(s->values[n], ix->mask);
-    ix->rare = malloc((rare ? rare : 1) * sizeof *ix->rare);
+    ix->rare = gr_malloc((rare ? rare : 1) * sizeof *ix->rare);
     if (!ix->rare)
         return GR_ENOMEM;
     for (uint64_t n = 1; n < s->count; n++)
@@ -38,7 +39,7 @@ gr_status gr_rare_index_build(const gr_seq *s, gr_rare_index *ix)
 
 void gr_rare_index_free(gr_rare_index *ix)
 {
-    free(ix->rare);
+    gr_free(ix->rare);
     memset(ix, 0, sizeof *ix);
 }
 

@@ -11,12 +11,13 @@ static void emit_move(gr_heap_emit emit, void *arg, uint64_t take, uint8_t npart
 }
 
 /* Digit k: bit 1 removes the whole heap when n == k, bit 2 leaves n - k >= 1
- * as one heap, bit 4 splits n - k into a <= b, both >= 1. */
+ * as one heap, bit 4 splits n - k into a <= b, both >= 1. d0 (k = 0) has
+ * bit 4 alone (gr_octal_parse refuses the others): a split of n itself. */
 static void octal_options(const void *ctx, uint64_t n, gr_heap_emit emit, void *arg)
 {
     const gr_octal_code *code = ctx;
-    for (unsigned k = 1; k <= code->t && k <= GR_OCTAL_MAX_DIGITS && k <= n; k++) {
-        unsigned d = code->digit[k];
+    for (unsigned k = 0; k <= code->t && k <= GR_OCTAL_MAX_DIGITS && k <= n; k++) {
+        unsigned d = k == 0 ? code->digit[0] & 4 : code->digit[k]; /* never a pass */
         uint64_t rest = n - k;
         if ((d & 1) && rest == 0)
             emit_move(emit, arg, k, 0, 0, 0);

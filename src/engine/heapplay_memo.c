@@ -2,6 +2,7 @@
 /* The memo of heap play's direct search: the table and its growth.
  * Contract in heapplay_memo.h. */
 #include "heapplay_memo.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ gr_status heap_memo_init(heap_memo *m, heap_memo_moved_fn moved, void *arg)
     memset(m, 0, sizeof *m);
     m->moved = moved;
     m->arg = arg;
-    m->table = calloc(FIRST_SLOTS, sizeof *m->table);
+    m->table = gr_calloc(FIRST_SLOTS, sizeof *m->table);
     if (m->table == NULL)
         return GR_ENOMEM;
     m->nslots = FIRST_SLOTS;
@@ -39,8 +40,8 @@ gr_status heap_memo_init(heap_memo *m, heap_memo_moved_fn moved, void *arg)
 
 void heap_memo_free(heap_memo *m)
 {
-    free(m->table);
-    free(m->keys);
+    gr_free(m->table);
+    gr_free(m->keys);
     memset(m, 0, sizeof *m);
 }
 
@@ -63,7 +64,7 @@ static gr_status memo_grow(heap_memo *m)
     if (2 * (m->used + 1) <= m->nslots)
         return GR_OK;
     size_t n = 2 * m->nslots;
-    heap_entry *table = calloc(n, sizeof *table);
+    heap_entry *table = gr_calloc(n, sizeof *table);
     if (table == NULL)
         return GR_ENOMEM;
     for (size_t i = 0; i < m->nslots; i++) {
@@ -75,7 +76,7 @@ static gr_status memo_grow(heap_memo *m)
     m->table = table;
     m->nslots = n;
     m->moved(m->arg, m, old);
-    free(old);
+    gr_free(old);
     return GR_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "grundy/alloc.h"
 #include "grundy/status.h"
 
 #define MEMO_INLINE_KEY 20u
@@ -106,7 +107,7 @@ static inline gr_status heap_array_reserve(void **p, size_t *cap, size_t need, s
         c *= 2;
     if (c > most)
         c = most;
-    void *q = realloc(*p, c * size);
+    void *q = gr_realloc(*p, c * size);
     if (q == NULL)
         return GR_ENOMEM;
     *p = q;

@@ -34,6 +34,7 @@
  * positions form no cycle; a move that does neither, or breaks the
  * gr_heap_move contract, ends the search with GR_EINVAL. */
 #include "grundy/heapplay.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,14 +97,14 @@ typedef struct search {
 
 static void search_free(search *s)
 {
-    free(s->alive);
-    free(s->single);
+    gr_free(s->alive);
+    gr_free(s->single);
     heap_memo_free(&s->memo);
-    free(s->moves);
-    free(s->frames);
-    free(s->heaps);
-    free(s->child);
-    free(s->key);
+    gr_free(s->moves);
+    gr_free(s->frames);
+    gr_free(s->heaps);
+    gr_free(s->child);
+    gr_free(s->key);
 }
 
 /* Room for decoding a position of up to `heaps` heaps, and for its options
@@ -114,13 +115,13 @@ static gr_status reserve_scratch(search *s, size_t heaps)
     if (need <= s->scratch_cap)
         return GR_OK;
     size_t cap = 2 * need;
-    uint64_t *h = realloc(s->heaps, cap * sizeof *h);
+    uint64_t *h = gr_realloc(s->heaps, cap * sizeof *h);
     if (h != NULL)
         s->heaps = h;
-    uint64_t *c = realloc(s->child, cap * sizeof *c);
+    uint64_t *c = gr_realloc(s->child, cap * sizeof *c);
     if (c != NULL)
         s->child = c;
-    uint8_t *k = realloc(s->key, 10 * cap);
+    uint8_t *k = gr_realloc(s->key, 10 * cap);
     if (k != NULL)
         s->key = k;
     if (h == NULL || c == NULL || k == NULL)
@@ -421,8 +422,8 @@ static gr_status solve_heap(search *s, uint64_t h)
 /* Solves {1} .. {n}; then s->outer_value is the value of {n}. */
 static gr_status search_run(search *s, uint64_t n)
 {
-    s->alive = calloc(n + 1, 1);
-    s->single = calloc(n + 1, sizeof *s->single);
+    s->alive = gr_calloc(n + 1, 1);
+    s->single = gr_calloc(n + 1, sizeof *s->single);
     gr_status st = s->alive && s->single ? reserve_scratch(s, 1) : GR_ENOMEM;
     if (st == GR_OK)
         st = heap_memo_init(&s->memo, frames_rehome, s);

@@ -27,6 +27,7 @@
  * steps. At most MAX_SEQ_VALUES values are kept (4 bytes each, and a table
  * of 8 bytes a slot, at most half full: about 40 MB). */
 #include "grundy/heapplay.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,8 @@ typedef struct seq_solver {
 
 static void seq_free(seq_solver *q)
 {
-    free(q->s);
-    free(q->v);
+    gr_free(q->s);
+    gr_free(q->v);
     window_table_free(&q->windows);
 }
 
@@ -146,7 +147,7 @@ static gr_status seq_step(seq_solver *q, gr_budget *b)
         return GR_ELIMIT;
     if (q->count == q->cap) {
         uint64_t cap = q->cap ? 2 * q->cap : 1024;
-        uint32_t *v = realloc(q->v, (size_t)cap * sizeof *v);
+        uint32_t *v = gr_realloc(q->v, (size_t)cap * sizeof *v);
         if (v == NULL)
             return GR_ENOMEM;
         q->v = v;

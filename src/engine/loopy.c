@@ -5,6 +5,7 @@
  * throughout (chains of any length are fine). See include/grundy/loopy.h
  * for the contract. */
 #include "grundy/loopy.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
  * NULL result always means failure). calloc itself checks n * size. */
 static void *alloc_zeroed(size_t n, size_t size)
 {
-    return calloc(n == 0 ? 1 : n, size);
+    return gr_calloc(n == 0 ? 1 : n, size);
 }
 
 /* "No such node": node indices are below nnodes <= UINT32_MAX. */
@@ -36,8 +37,8 @@ typedef struct reverse_adj {
 
 static void reverse_free(reverse_adj *r)
 {
-    free(r->pfirst);
-    free(r->pred);
+    gr_free(r->pfirst);
+    gr_free(r->pred);
     memset(r, 0, sizeof *r);
 }
 
@@ -105,10 +106,10 @@ typedef struct label_work {
 static void work_free(label_work *w)
 {
     reverse_free(&w->rev);
-    free(w->state);
-    free(w->count);
-    free(w->active);
-    free(w->queue);
+    gr_free(w->state);
+    gr_free(w->count);
+    gr_free(w->active);
+    gr_free(w->queue);
 }
 
 /* u's share of the work of a level while u is in W: u itself, its
@@ -292,8 +293,8 @@ gr_status gr_loopy_solve(const gr_graph *g, gr_budget *b, gr_loopy *out)
 
 void gr_loopy_free(gr_loopy *l)
 {
-    free(l->value);
-    free(l->counter);
+    gr_free(l->value);
+    gr_free(l->counter);
     memset(l, 0, sizeof *l);
 }
 
@@ -361,11 +362,11 @@ size_t gr_loopy_options(const gr_graph *g, const gr_loopy *l, uint32_t u, uint32
     if (u >= g->nnodes)
         return 0;
     uint32_t deg = out_degree(g, u);
-    uint32_t *scratch = deg > OPTIONS_SCAN_MAX_DEGREE ? malloc(deg * sizeof *scratch) : NULL;
+    uint32_t *scratch = deg > OPTIONS_SCAN_MAX_DEGREE ? gr_malloc(deg * sizeof *scratch) : NULL;
     if (scratch == NULL)
         return options_by_scan(g, l, u, out, cap);
     size_t n = options_by_sort(g, l, u, out, cap, scratch);
-    free(scratch);
+    gr_free(scratch);
     return n;
 }
 
@@ -455,8 +456,8 @@ gr_status gr_graph_outcomes(const gr_graph *g, bool misere, gr_budget *b, uint8_
         outcomes_bfs(g, &rev, misere, left, queue, result, depth);
         st = GR_OK;
     }
-    free(left);
-    free(queue);
+    gr_free(left);
+    gr_free(queue);
     reverse_free(&rev);
     return st;
 }

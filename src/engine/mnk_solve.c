@@ -25,6 +25,7 @@
  * a win or a loss) the exact score, which picks the fastest win or the
  * slowest loss. */
 #include "grundy/mnk.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ static void build_perms(search *s)
 static gr_status build_symtab(search *s)
 {
     s->nbytes = (s->m.cells + 7) / 8;
-    s->symtab = malloc((size_t)s->nsym * s->nbytes * 256 * sizeof *s->symtab);
+    s->symtab = gr_malloc((size_t)s->nsym * s->nbytes * 256 * sizeof *s->symtab);
     if (s->symtab == NULL)
         return GR_ENOMEM;
     for (unsigned y = 0; y < s->nsym; y++) {
@@ -455,7 +456,7 @@ static gr_status search_setup(search *s, unsigned empty, gr_budget *b)
     if (build_symtab(s) != GR_OK)
         return GR_ENOMEM;
     size_t entries = (size_t)1 << tt_log(empty);
-    s->tt = calloc(entries, sizeof *s->tt);
+    s->tt = gr_calloc(entries, sizeof *s->tt);
     if (s->tt == NULL)
         return GR_ENOMEM;
     s->tt_mask = entries - 1;
@@ -465,9 +466,9 @@ static gr_status search_setup(search *s, unsigned empty, gr_budget *b)
 
 static void search_free(search *s)
 {
-    free(s->tt);
-    free(s->symtab);
-    free(s);
+    gr_free(s->tt);
+    gr_free(s->symtab);
+    gr_free(s);
 }
 
 /* Contract (mnk.h): *res is written only on GR_OK. */
@@ -476,7 +477,7 @@ gr_status gr_mnk_solve(const gr_mnk *g, const gr_mnk_position *pos, gr_budget *b
 {
     if (gr_mnk_game_check(g, NULL) != GR_OK)
         return GR_EINVAL;
-    search *s = calloc(1, sizeof *s);
+    search *s = gr_calloc(1, sizeof *s);
     if (s == NULL)
         return GR_ENOMEM;
     mnk_geom_init(&s->m, g);

@@ -74,7 +74,7 @@ gr_status gr_octal_move(const gr_octal_code *code, const gr_seq *s, uint64_t n,
         return GR_EINVAL;
     if (n >= s->count && !s->periodic)
         return GR_EBOUND;
-    for (unsigned k = 1; k <= code->t; k++) {
+    for (unsigned k = 0; k <= code->t; k++) {
         gr_status st = move_removing(code, s, n, k, target, move);
         if (st != GR_EINVAL)
             return st;

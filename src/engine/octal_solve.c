@@ -20,6 +20,7 @@
  * and the budget left are those of the plain method (values computed past
  * the certificate, up to the checkpoint, are not charged). */
 #include "grundy/octal.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,15 @@
 
 static void solver_free(octal_solver *sv)
 {
-    free(sv->g);
-    free(sv->tally);
-    free(sv->hmark);
+    gr_free(sv->g);
+    gr_free(sv->tally);
+    gr_free(sv->hmark);
     for (unsigned i = 0; i < RING; i++)
-        free(sv->table[i]);
-    free(sv->rare_pos);
-    free(sv->rare_val);
-    free(sv->common16);
-    free(sv->want);
+        gr_free(sv->table[i]);
+    gr_free(sv->rare_pos);
+    gr_free(sv->rare_val);
+    gr_free(sv->common16);
+    gr_free(sv->want);
 }
 
 /* Rebuilds range, top and the common-value bits below top; needed
@@ -64,20 +65,20 @@ static gr_status solver_init(octal_solver *sv, const gr_octal_code *code)
     memset(sv, 0, sizeof *sv);
     sv->code = code;
     sv->t = code->t;
-    for (unsigned k = 1; k <= code->t; k++)
+    for (unsigned k = 0; k <= code->t; k++)
         if (code->digit[k] & 4)
             sv->split_k[sv->nsplit++] = k;
     sv->mode = MODE_PLAIN;
     sv->mask = 1;
     sv->next_check = FIRST_MASK_CHECK;
     sv->range_seen = 1;
-    sv->tally = calloc(VALUE_SPACE, sizeof *sv->tally);
-    sv->hmark = calloc(VALUE_SPACE, sizeof *sv->hmark);
-    sv->common16 = malloc(VALUE_SPACE / 16 * sizeof *sv->common16);
-    sv->want = malloc(VALUE_SPACE * sizeof *sv->want);
+    sv->tally = gr_calloc(VALUE_SPACE, sizeof *sv->tally);
+    sv->hmark = gr_calloc(VALUE_SPACE, sizeof *sv->hmark);
+    sv->common16 = gr_malloc(VALUE_SPACE / 16 * sizeof *sv->common16);
+    sv->want = gr_malloc(VALUE_SPACE * sizeof *sv->want);
     bool ok = sv->tally && sv->hmark && sv->common16 && sv->want;
     for (unsigned i = 0; i < RING && ok && sv->nsplit > 0; i++) {
-        sv->table[i] = calloc(VALUE_SPACE, sizeof *sv->table[i]);
+        sv->table[i] = gr_calloc(VALUE_SPACE, sizeof *sv->table[i]);
         ok = sv->table[i] != NULL;
     }
     if (!ok)
@@ -93,7 +94,7 @@ static gr_status solver_reserve(octal_solver *sv)
     uint64_t cap = sv->cap ? 2 * sv->cap : 1024;
     if (cap > SIZE_MAX / sizeof *sv->g)
         return GR_ENOMEM;
-    uint16_t *g = realloc(sv->g, (size_t)cap * sizeof *g);
+    uint16_t *g = gr_realloc(sv->g, (size_t)cap * sizeof *g);
     if (g == NULL)
         return GR_ENOMEM;
     sv->g = g;
@@ -105,10 +106,10 @@ static gr_status rare_push(octal_solver *sv, uint64_t pos)
 {
     if (sv->nrare == sv->rare_cap) {
         size_t cap = sv->rare_cap ? 2 * sv->rare_cap : 256;
-        uint64_t *r = realloc(sv->rare_pos, cap * sizeof *r);
+        uint64_t *r = gr_realloc(sv->rare_pos, cap * sizeof *r);
         if (r != NULL)
             sv->rare_pos = r;
-        uint16_t *rv = realloc(sv->rare_val, cap * sizeof *rv);
+        uint16_t *rv = gr_realloc(sv->rare_val, cap * sizeof *rv);
         if (rv != NULL)
             sv->rare_val = rv;
         if (r == NULL || rv == NULL)
@@ -130,7 +131,7 @@ static gr_status rare_push(octal_solver *sv, uint64_t pos)
 static uint64_t step_cost(const gr_octal_code *code, uint64_t n)
 {
     uint64_t cost = code->t + n + 1;
-    for (unsigned k = 1; k <= code->t; k++)
+    for (unsigned k = 0; k <= code->t; k++)
         if ((code->digit[k] & 4) && n >= k + 2)
             cost += (n - k) / 2;
     return cost;
@@ -228,7 +229,7 @@ static void solver_emit(octal_solver *sv, gr_seq *out)
 {
     uint16_t *v = sv->g;
     if (sv->count > 0) {
-        uint16_t *shrunk = realloc(v, (size_t)sv->count * sizeof *v);
+        uint16_t *shrunk = gr_realloc(v, (size_t)sv->count * sizeof *v);
         if (shrunk != NULL)
             v = shrunk;
     }

@@ -15,14 +15,16 @@
 
 #define VALUE_LIMIT 65535u     /* values must stay below this */
 #define VALUE_SPACE 65536u     /* every XOR of two values */
-#define RING 8u                /* split tables kept: S(m) for the last RING values of m */
+/* Split tables kept: S(m) for the last RING values of m, enough for heap n
+ * to hold those of m = n - 8 .. n (digits d8 .. d0) at once. */
+#define RING (GR_OCTAL_MAX_DIGITS + 1u)
 
 typedef enum value_mode { MODE_PLAIN, MODE_SPARSE } value_mode;
 
 typedef struct octal_solver {
     const gr_octal_code *code;
     unsigned t;
-    unsigned split_k[GR_OCTAL_MAX_DIGITS]; /* digits k with bit 4, ascending */
+    unsigned split_k[GR_OCTAL_MAX_DIGITS + 1]; /* digits k with bit 4, ascending (k >= 0) */
     unsigned nsplit;
     uint16_t *g;             /* g[0 .. count) */
     uint64_t count, cap;

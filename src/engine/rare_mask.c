@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The Walsh-Hadamard mask choice of the rare/common method (rare_mask.h). */
 #include "rare_mask.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 
@@ -13,7 +14,7 @@ gr_status gr_rare_mask_best(const uint64_t *counts, unsigned size, unsigned *mas
             *rare = size == 1 ? counts[0] : 0;
         return GR_OK;
     }
-    int64_t *w = malloc(size * sizeof *w);
+    int64_t *w = gr_malloc(size * sizeof *w);
     if (w == NULL)
         return GR_ENOMEM;
     for (unsigned v = 0; v < size; v++)
@@ -32,6 +33,6 @@ gr_status gr_rare_mask_best(const uint64_t *counts, unsigned size, unsigned *mas
     *mask = best;
     if (rare != NULL)
         *rare = (uint64_t)((w[0] + w[best]) / 2);
-    free(w);
+    gr_free(w);
     return GR_OK;
 }

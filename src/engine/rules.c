@@ -12,6 +12,7 @@
  * Grundy: mex with a stamp array (seen[v] == n + 1 means value v is an
  * option of n), so nothing is cleared between heaps. */
 #include "grundy/rules.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,7 @@ bool gr_rule_next(gr_rule rule, uint64_t after, uint64_t *next)
 static uint64_t *odd_sieve(uint64_t limit)
 {
     uint64_t nbits = (limit - 1) / 2 + 1;
-    uint64_t *comp = calloc((size_t)(nbits / 64 + 1), sizeof *comp);
+    uint64_t *comp = gr_calloc((size_t)(nbits / 64 + 1), sizeof *comp);
     if (comp == NULL)
         return NULL;
     comp[0] = 1; /* 1 */
@@ -181,7 +182,7 @@ static uint64_t *odd_sieve(uint64_t limit)
 static gr_status primes_upto(uint64_t limit, gr_rule_set *out)
 {
     if (limit < 3) {
-        out->s = malloc(sizeof *out->s);
+        out->s = gr_malloc(sizeof *out->s);
         if (out->s == NULL)
             return GR_ENOMEM;
         out->s[0] = 2;
@@ -194,7 +195,7 @@ static gr_status primes_upto(uint64_t limit, gr_rule_set *out)
     uint64_t nbits = (limit - 1) / 2 + 1, count = 1;
     for (uint64_t i = 0; i < nbits; i++)
         count += !(comp[i / 64] >> (i % 64) & 1);
-    out->s = malloc((size_t)count * sizeof *out->s);
+    out->s = gr_malloc((size_t)count * sizeof *out->s);
     if (out->s != NULL) {
         out->s[0] = 2;
         out->count = 1;
@@ -202,7 +203,7 @@ static gr_status primes_upto(uint64_t limit, gr_rule_set *out)
             if (!(comp[i / 64] >> (i % 64) & 1))
                 out->s[out->count++] = 2 * i + 1;
     }
-    free(comp);
+    gr_free(comp);
     return out->s == NULL ? GR_ENOMEM : GR_OK;
 }
 
@@ -210,7 +211,7 @@ static gr_status primes_upto(uint64_t limit, gr_rule_set *out)
 static gr_status listed_upto(gr_rule rule, uint64_t limit, gr_rule_set *out)
 {
     size_t cap = rule == GR_RULE_SQUARES ? (size_t)isqrt64(limit) : 64;
-    out->s = malloc((cap > 0 ? cap : 1) * sizeof *out->s);
+    out->s = gr_malloc((cap > 0 ? cap : 1) * sizeof *out->s);
     if (out->s == NULL)
         return GR_ENOMEM;
     uint64_t s = 0;
@@ -238,7 +239,7 @@ gr_status gr_rule_set_make(gr_rule rule, uint64_t limit, gr_budget *b, gr_rule_s
 
 void gr_rule_set_free(gr_rule_set *set)
 {
-    free(set->s);
+    gr_free(set->s);
     memset(set, 0, sizeof *set);
 }
 
@@ -254,7 +255,7 @@ gr_status gr_outcome_bits_get(const gr_outcome_bits *o, uint64_t n, bool *win)
 
 void gr_outcome_bits_free(gr_outcome_bits *o)
 {
-    free(o->owned);
+    gr_free(o->owned);
     memset(o, 0, sizeof *o);
 }
 
@@ -365,7 +366,7 @@ static gr_status sweep_set_make(const gr_rule_set *set, uint64_t nwords, gr_budg
         return GR_OK;
     if (!gr_budget_spend(b, nwords))
         return GR_ELIMIT;
-    ss->bits = calloc((size_t)nwords, sizeof *ss->bits);
+    ss->bits = gr_calloc((size_t)nwords, sizeof *ss->bits);
     if (ss->bits == NULL)
         return GR_ENOMEM;
     for (size_t k = 0; k < set->count; k++)
@@ -379,7 +380,7 @@ static gr_status query_end(gr_status st, gr_rule_set *set, void *buf)
 {
     gr_rule_set_free(set);
     if (st != GR_OK)
-        free(buf);
+        gr_free(buf);
     return st;
 }
 
@@ -397,11 +398,11 @@ gr_status gr_rule_outcomes(gr_rule rule, uint64_t n_max, gr_budget *b, gr_outcom
         return st;
     sweep_set ss;
     st = sweep_set_make(&set, nwords, b, &ss);
-    uint64_t *words = st == GR_OK ? calloc((size_t)nwords + 1, sizeof *words) : NULL;
+    uint64_t *words = st == GR_OK ? gr_calloc((size_t)nwords + 1, sizeof *words) : NULL;
     uint64_t p_count = 0;
     if (st == GR_OK)
         st = words == NULL ? GR_ENOMEM : sweep(words, count, &ss, b, &p_count);
-    free(ss.bits);
+    gr_free(ss.bits);
     if (query_end(st, &set, words) == GR_OK)
         *out = (gr_outcome_bits){ .words = words, .count = count, .p_count = p_count,
                                   .owned = words };
@@ -433,7 +434,7 @@ static gr_status grundy_fill(uint16_t *g, uint64_t count, const gr_rule_set *set
     size_t nseen = set->count + 1; /* mex <= options <= set->count */
     if (nseen > UINT16_MAX)
         nseen = UINT16_MAX; /* a mex of 65535 or more is GR_ERANGE anyway */
-    uint64_t *seen = calloc(nseen, sizeof *seen);
+    uint64_t *seen = gr_calloc(nseen, sizeof *seen);
     if (seen == NULL)
         return GR_ENOMEM;
     size_t opts = 0;
@@ -451,7 +452,7 @@ static gr_status grundy_fill(uint16_t *g, uint64_t count, const gr_rule_set *set
             st = GR_ERANGE;
         top = g[n] > top ? g[n] : top;
     }
-    free(seen);
+    gr_free(seen);
     *max_value = top;
     return st;
 }
@@ -466,7 +467,7 @@ gr_status gr_rule_grundy(gr_rule rule, uint64_t n_max, gr_budget *b, gr_seq *out
     gr_status st = gr_rule_set_make(rule, n_max, b, &set);
     if (st != GR_OK)
         return st;
-    uint16_t *g = malloc((size_t)count * sizeof *g);
+    uint16_t *g = gr_malloc((size_t)count * sizeof *g);
     uint16_t top = 0;
     st = g == NULL ? GR_ENOMEM : grundy_fill(g, count, &set, b, &top);
     if (query_end(st, &set, g) == GR_OK)

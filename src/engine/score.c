@@ -5,6 +5,7 @@
  * player maximises his own total" and "each maximises the difference" pick
  * the same moves; the recurrences use whichever form is shorter. */
 #include "grundy/score.h"
+#include "grundy/alloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -58,12 +59,12 @@ gr_status gr_stone_row(const int64_t *piles, size_t n, gr_budget *b, gr_i128 *va
         return GR_ELIMIT;
     if (n > SIZE_MAX / sizeof(gr_i128) - 1)
         return GR_ENOMEM;
-    gr_i128 *d = calloc(n + 1, sizeof *d); /* length 0: every interval is worth 0 */
+    gr_i128 *d = gr_calloc(n + 1, sizeof *d); /* length 0: every interval is worth 0 */
     if (d == NULL)
         return GR_ENOMEM;
     for (size_t len = 1; len < n; len++) {
         if (!gr_budget_tick(b, n - len + 1)) { /* paid above; the deadline may stop it */
-            free(d);
+            gr_free(d);
             return GR_ELIMIT;
         }
         row_extend(piles, n, len, d);
@@ -73,7 +74,7 @@ gr_status gr_stone_row(const int64_t *piles, size_t n, gr_budget *b, gr_i128 *va
     gr_i128 last = (gr_i128)piles[n - 1] - d[0];
     *value = first >= last ? first : last;
     *best = first >= last ? GR_ROW_FIRST : GR_ROW_LAST;
-    free(d);
+    gr_free(d);
     return GR_OK;
 }
 
@@ -118,17 +119,17 @@ static gr_i128 prefix_best(const prefix_table *t, size_t i, uint64_t m, uint64_t
 
 static void prefix_free(prefix_table *t)
 {
-    free(t->suffix);
-    free(t->row);
-    free(t->cell);
+    gr_free(t->suffix);
+    gr_free(t->row);
+    gr_free(t->cell);
 }
 
 static gr_status prefix_alloc(const int64_t *piles, size_t n, prefix_table *t)
 {
     memset(t, 0, sizeof *t);
     t->n = n;
-    t->suffix = malloc((n + 1) * sizeof *t->suffix);
-    t->row = malloc((n + 1) * sizeof *t->row);
+    t->suffix = gr_malloc((n + 1) * sizeof *t->suffix);
+    t->row = gr_malloc((n + 1) * sizeof *t->row);
     if (t->suffix == NULL || t->row == NULL)
         return GR_ENOMEM;
     t->suffix[n] = 0;
@@ -140,7 +141,7 @@ static gr_status prefix_alloc(const int64_t *piles, size_t n, prefix_table *t)
         cells += prefix_width(n, i);
     }
     t->row[n] = cells;
-    t->cell = malloc((cells > 0 ? cells : 1) * sizeof *t->cell);
+    t->cell = gr_malloc((cells > 0 ? cells : 1) * sizeof *t->cell);
     return t->cell == NULL ? GR_ENOMEM : GR_OK;
 }
 
@@ -332,13 +333,13 @@ gr_status gr_can_i_win(unsigned max, uint32_t used, int64_t target, gr_budget *b
         *pick = smallest_unused(max, used);
         return GR_OK;
     }
-    ciw_ctx c = { max, target, calloc((size_t)all + 1, 1), b };
+    ciw_ctx c = { max, target, gr_calloc((size_t)all + 1, 1), b };
     if (c.memo == NULL)
         return GR_ENOMEM;
     int o;
     unsigned k;
     gr_status st = ciw_solve(&c, used, total, &o, &k);
-    free(c.memo);
+    gr_free(c.memo);
     if (st == GR_OK) {
         *outcome = o;
         *pick = k;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "grundy/seq.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,6 @@ gr_status gr_seq_value(const gr_seq *s, uint64_t n, uint16_t *g)
 
 void gr_seq_free(gr_seq *s)
 {
-    free(s->owned);
+    gr_free(s->owned);
     memset(s, 0, sizeof *s);
 }

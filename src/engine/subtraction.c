@@ -10,6 +10,7 @@
  * W_{j-1} out of it. Windows are found in the engine's window table
  * (window_table.h); a match is confirmed by comparing the windows. */
 #include "grundy/subtraction.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ gr_status gr_subtraction_moves_copy(const uint64_t *moves, size_t nmoves, uint64
     for (size_t i = 0; i < nmoves; i++)
         if (moves[i] < 1 || moves[i] > GR_SUBTRACTION_MAX_MOVE)
             return GR_EINVAL;
-    uint64_t *s = malloc(nmoves * sizeof *s);
+    uint64_t *s = gr_malloc(nmoves * sizeof *s);
     if (s == NULL)
         return GR_ENOMEM;
     memcpy(s, moves, nmoves * sizeof *s);
@@ -79,7 +80,7 @@ static gr_status buf_push(value_buf *vb, uint16_t v)
         uint64_t cap = vb->cap ? 2 * vb->cap : 1024;
         if (cap > SIZE_MAX / sizeof *vb->v)
             return GR_ENOMEM;
-        uint16_t *nv = realloc(vb->v, (size_t)cap * sizeof *nv);
+        uint16_t *nv = gr_realloc(vb->v, (size_t)cap * sizeof *nv);
         if (nv == NULL)
             return GR_ENOMEM;
         vb->v = nv;
@@ -121,9 +122,9 @@ typedef struct solver {
 
 static void solver_free(solver *sv)
 {
-    free(sv->ms.s);
-    free(sv->vb.v);
-    free(sv->seen);
+    gr_free(sv->ms.s);
+    gr_free(sv->vb.v);
+    gr_free(sv->seen);
     window_table_free(&sv->table);
 }
 
@@ -171,7 +172,7 @@ static uint16_t max_of(const uint16_t *v, uint64_t count)
 static void solver_emit(solver *sv, gr_seq *out)
 {
     uint16_t *v = sv->vb.v;
-    uint16_t *shrunk = realloc(v, (size_t)sv->vb.count * sizeof *v);
+    uint16_t *shrunk = gr_realloc(v, (size_t)sv->vb.count * sizeof *v);
     if (shrunk != NULL)
         v = shrunk;
     sv->vb.v = NULL;
@@ -189,7 +190,7 @@ gr_status gr_subtraction_solve(const uint64_t *moves, size_t nmoves, uint64_t ne
     memset(&sv, 0, sizeof sv);
     gr_status st = move_set_make(moves, nmoves, &sv.ms);
     if (st == GR_OK) {
-        sv.seen = calloc(sv.ms.count + 1, sizeof *sv.seen);
+        sv.seen = gr_calloc(sv.ms.count + 1, sizeof *sv.seen);
         st = sv.seen ? window_table_init(&sv.table, sv.ms.max, same_values, &sv) : GR_ENOMEM;
         window_hash_init(&sv.hash, sv.ms.max);
     }

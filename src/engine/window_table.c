@@ -3,6 +3,7 @@
  * keyed by a digest of the window hash. Contract in window_table.h, where
  * the lookup is, inline. */
 #include "window_table.h"
+#include "grundy/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +38,11 @@ static gr_status slots_alloc(window_table *t, size_t cap)
 {
     t->cap = cap;
     t->used = 0;
-    t->digest = malloc(cap * sizeof *t->digest);
-    t->start = malloc(cap * sizeof *t->start);
+    t->digest = gr_malloc(cap * sizeof *t->digest);
+    t->start = gr_malloc(cap * sizeof *t->start);
     if (t->digest == NULL || t->start == NULL) {
-        free(t->digest);
-        free(t->start);
+        gr_free(t->digest);
+        gr_free(t->start);
         t->digest = NULL;
         t->start = NULL;
         return GR_ENOMEM;
@@ -62,8 +63,8 @@ gr_status window_table_init(window_table *t, uint64_t len, window_same_fn same, 
 
 void window_table_free(window_table *t)
 {
-    free(t->digest);
-    free(t->start);
+    gr_free(t->digest);
+    gr_free(t->start);
     memset(t, 0, sizeof *t);
 }
 
@@ -75,8 +76,8 @@ gr_status window_table_grow(window_table *t)
     for (size_t i = 0; i < t->cap; i++)
         if (t->start[i] != WINDOW_EMPTY)
             window_table_put(&bigger, t->digest[i], t->start[i]);
-    free(t->digest);
-    free(t->start);
+    gr_free(t->digest);
+    gr_free(t->start);
     *t = bigger;
     return GR_OK;
 }

@@ -7,6 +7,7 @@
  * any 64-bit k, so positions with piles up to 2^64 - 1 are handled; the
  * header promises 2^63 - 1, where a_k itself still fits 64 bits. */
 #include "grundy/wythoff.h"
+#include "grundy/alloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -151,7 +152,7 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, gr_budget *b, uint64_
     if (words128 > SIZE_MAX / sizeof(uint64_t) / sets)
         return GR_ENOMEM;
     size_t words = (size_t)words128;
-    uint64_t *store = calloc((size_t)(sets * words128), sizeof(uint64_t));
+    uint64_t *store = gr_calloc((size_t)(sets * words128), sizeof(uint64_t));
     if (store == NULL)
         return GR_ENOMEM;
     uint64_t *row_sets = store;
@@ -160,7 +161,7 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, gr_budget *b, uint64_
     uint64_t ring = x + 1, value = 0;
     for (uint64_t j = 0; j <= y; j++) {
         if (!gr_budget_tick(b, (x + 1) * words)) { /* paid by the caller; the deadline may stop it */
-            free(store);
+            gr_free(store);
             return GR_ELIMIT;
         }
         memset(column, 0, words * sizeof(uint64_t));
@@ -178,7 +179,7 @@ static gr_status wythoff_grundy_dp(uint64_t x, uint64_t y, gr_budget *b, uint64_
                 grid[i * (y + 1) + j] = (uint16_t)value;
         }
     }
-    free(store);
+    gr_free(store);
     *g = value;
     return GR_OK;
 }

@@ -19,10 +19,30 @@ const char *gr_server_version(void)
     return GRUNDY_VERSION;
 }
 
+/* Query memory: 256 MiB a query and 1 GiB in all, or, in a cgroup with
+ * memory.max, an eighth of it a query and half of it in all, which leaves
+ * the other half for the cache (an eighth), the table file's pages, the
+ * connections and the allocator's slack. */
+static void memory_defaults(gr_server_config *c)
+{
+    gr_limits *l = &c->service.limits;
+    l->query_memory = GR_QUERY_MEMORY_DEFAULT;
+    c->query_memory_total = 4 * GR_QUERY_MEMORY_DEFAULT;
+    snprintf(c->query_memory_from, sizeof c->query_memory_from, "default");
+    snprintf(c->query_memory_total_from, sizeof c->query_memory_total_from, "default");
+    if (c->box.memory_max && c->box.memory_max / 2 < c->query_memory_total) {
+        l->query_memory = c->box.memory_max / 8 ? c->box.memory_max / 8 : 1;
+        c->query_memory_total = c->box.memory_max / 2 ? c->box.memory_max / 2 : 1;
+        snprintf(c->query_memory_from, sizeof c->query_memory_from, "1/8 of cgroup memory.max");
+        snprintf(c->query_memory_total_from, sizeof c->query_memory_total_from, "1/2 of cgroup memory.max");
+    }
+}
+
 void gr_server_config_default(gr_server_config *c)
 {
     memset(c, 0, sizeof *c);
     gr_container_probe(&c->box);
+    gr_limits_default(&c->service.limits);
     c->host = "127.0.0.1";
     c->port = 8080;
     c->threads = c->box.cpus;
@@ -46,13 +66,13 @@ void gr_server_config_default(gr_server_config *c)
         c->cache_bytes = c->box.memory_max / 8;
         snprintf(c->cache_bytes_from, sizeof c->cache_bytes_from, "1/8 of cgroup memory.max");
     }
+    memory_defaults(c);
     c->inline_budget = 200000;
     c->queue = 64;
     c->queue_wait_ms = 2000;
     c->max_stream = UINT64_C(1) << 30;
     c->max_spool = UINT64_C(2) << 30;
     c->access_log = GR_ACCESS_TEXT;
-    gr_limits_default(&c->service.limits);
 }
 
 /* An option: its name, environment variable, where it goes and its range.
@@ -212,6 +232,12 @@ static size_t options(gr_server_config *c, opt *o)
           "that changed is no longer used; 0: on SIGHUP only; default 60" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
           "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
+        { "query-memory", "GRUNDYD_QUERY_MEMORY", 'U', &l->query_memory, 0, UINT64_C(1) << 48,
+          "bytes of memory one query may hold at once; past them it is a 422 memory_limit; 0: no limit; "
+          "default 268435456, or 1/8 of cgroup memory.max if less, at most --query-memory-total" },
+        { "query-memory-total", "GRUNDYD_QUERY_MEMORY_TOTAL", 'U', &c->query_memory_total, 0, UINT64_C(1) << 48,
+          "bytes of memory all queries in flight may hold together; a query that would pass them is a 503 "
+          "with Retry-After; 0: no limit; default 1073741824, or 1/2 of cgroup memory.max if less" },
         { "cors-origins", "GRUNDYD_CORS_ORIGINS", 's', &c->cors_origins, 0, 0,
           "origins allowed to call from a browser, comma-separated, or *; default none" },
         { "access-log", "GRUNDYD_ACCESS_LOG", 'a', &c->access_log, 0, 0,
@@ -286,6 +312,26 @@ static void scale_batch_budget(gr_limits *l, uint64_t default_batch, uint64_t de
         l->batch_cpu_ms = l->query_cpu_ms * (d.batch_cpu_ms / d.query_cpu_ms);
 }
 
+/* A per-query memory limit left at its default shrinks to a smaller total;
+ * one set above the total is refused (0, no limit of its own, is allowed:
+ * the total still bounds the query). */
+static int fit_query_memory(gr_server_config *c)
+{
+    uint64_t *query = &c->service.limits.query_memory, total = c->query_memory_total;
+    bool chosen = c->query_memory_from[0] == '-' || strncmp(c->query_memory_from, "GRUNDYD_", 8) == 0;
+    if (total == 0 || *query <= total)
+        return 0;
+    if (!chosen) {
+        *query = total;
+        snprintf(c->query_memory_from, sizeof c->query_memory_from, "%s", c->query_memory_total_from);
+        return 0;
+    }
+    fprintf(stderr, "grundyd: --query-memory (%" PRIu64 ", from %s) must be from 1 to --query-memory-total "
+            "(%" PRIu64 ", from %s); raise the total, or set it to 0 for no limit\n",
+            *query, c->query_memory_from, total, c->query_memory_total_from);
+    return -1;
+}
+
 int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
 {
     opt o[MAX_OPTS];
@@ -294,7 +340,9 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         from[i] = o[i].dst == &c->threads ? c->threads_from
                   : o[i].dst == &c->compute_threads ? c->compute_threads_from
-                  : o[i].dst == &c->cache_bytes ? c->cache_bytes_from : NULL;
+                  : o[i].dst == &c->cache_bytes ? c->cache_bytes_from
+                  : o[i].dst == &c->service.limits.query_memory ? c->query_memory_from
+                  : o[i].dst == &c->query_memory_total ? c->query_memory_total_from : NULL;
     uint64_t default_batch = c->service.limits.batch_budget;
     uint64_t default_batch_cpu = c->service.limits.batch_cpu_ms;
     int rc = parse_args(o, from, n, argc, argv);
@@ -305,5 +353,7 @@ int gr_server_config_parse(gr_server_config *c, int argc, char **argv)
                 "a stream of the largest size must fit\n", c->max_spool, c->max_stream);
         return -1;
     }
+    if (rc == 0)
+        rc = fit_query_memory(c);
     return rc;
 }

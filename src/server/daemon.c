@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "api/catalog.h"
+#include "grundy/alloc.h"
 #include "server/acceptor.h"
 #include "server/drain.h"
 #include "server/http.h"
@@ -123,9 +124,12 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
         snprintf(memory, sizeof memory, "%llu", (unsigned long long)c->box.memory_max);
     gr_log("info", "event=ready addr=%s:%u cpus=%u cpus_from=\"%s\" threads=%u threads_from=\"%s\" "
            "compute_threads=%u compute_threads_from=\"%s\" memory_max=%s cache_bytes=%llu "
-           "cache_bytes_from=\"%s\" queue=%u max_body=%llu conn_limit=%u tables=%s",
+           "cache_bytes_from=\"%s\" query_memory=%llu query_memory_from=\"%s\" query_memory_total=%llu "
+           "query_memory_total_from=\"%s\" queue=%u max_body=%llu conn_limit=%u tables=%s",
            c->host, port, c->box.cpus, c->box.cpus_from, c->threads, c->threads_from, c->compute_threads,
-           c->compute_threads_from, memory, (unsigned long long)c->cache_bytes, c->cache_bytes_from, c->queue,
+           c->compute_threads_from, memory, (unsigned long long)c->cache_bytes, c->cache_bytes_from,
+           (unsigned long long)c->service.limits.query_memory, c->query_memory_from,
+           (unsigned long long)c->query_memory_total, c->query_memory_total_from, c->queue,
            (unsigned long long)c->max_body, c->conn_limit, tables);
 }
 
@@ -219,6 +223,7 @@ static int start(server_state *st)
         return -1;
     }
     st->snaps.current = s;
+    gr_mem_set_total(c->query_memory_total);
     st->games_json = gr_api_games_json(&c->service.limits);
     st->pool = st->games_json && make_entities(st) == 0 ? gr_pool_start(c->compute_threads, c->queue) : NULL;
     st->watch = st->pool ? gr_watch_start() : NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grundy/alloc.h"
 #include "server/process_stats.h"
 
 /* Upper bounds of the latency buckets in microseconds (+Inf after them). */
@@ -248,6 +249,10 @@ static void put_gauges(text *t, gr_metrics *m, const gr_metric_gauges *g)
     put_one(t, "grundyd_cache_misses_total", "counter", "Computed sequences not in the cache.", g->cache_misses);
     put_one(t, "grundyd_cache_bytes", "gauge", "Bytes held by the cache.", g->cache_bytes);
     put_one(t, "grundyd_cache_entries", "gauge", "Sequences held by the cache.", g->cache_entries);
+    put_one(t, "grundyd_query_memory_bytes", "gauge", "Bytes held by the queries in flight, together.",
+            gr_mem_total_used());
+    put_one(t, "grundyd_query_memory_peak_bytes", "gauge", "The most bytes the queries in flight held together.",
+            gr_mem_total_peak());
     put_one(t, "grundyd_access_log_dropped_lines_total", "counter",
             "Log lines dropped because stderr did not take them fast enough.", g->access_log_dropped);
     put_one(t, "grundyd_ready", "gauge", "1 when the tables are mapped and the workers are up.",

@@ -27,6 +27,7 @@ typedef struct gr_server_config {
     uint64_t max_spool;        /* bytes of NDJSON bodies spooled at once, all requests together */
     unsigned verify_interval;  /* seconds between checksums of the mapped table file; 0: on SIGHUP only */
     uint64_t cache_bytes;      /* bound of the cache of sequences computed on demand */
+    uint64_t query_memory_total; /* bytes all queries in flight may hold together (grundy/alloc.h); 0: none */
     const char *tables_path;   /* table file; NULL: the default locations */
     uint64_t inline_budget;    /* steps a query may take on an HTTP thread before it moves to the pool */
     unsigned compute_threads;  /* threads of the compute pool */
@@ -36,9 +37,11 @@ typedef struct gr_server_config {
     const char *cors_origins;  /* comma-separated allowed origins, "*", or NULL for no CORS */
     unsigned access_log;       /* a gr_access_format: off, text or json */
     gr_container box;          /* the CPUs and memory the process may use */
-    /* Where threads, compute_threads and cache_bytes came from: the
-     * option or variable that set them, or what the default followed. */
+    /* Where threads, compute_threads, cache_bytes and the two memory
+     * limits came from: the option or variable that set them, or what the
+     * default followed. */
     char threads_from[64], compute_threads_from[64], cache_bytes_from[64];
+    char query_memory_from[64], query_memory_total_from[64];
     gr_service service;        /* per-query limits and the mapped tables */
 } gr_server_config;
 
@@ -48,7 +51,9 @@ typedef struct gr_server_config {
  * 1024 connections, 30 s idle timeout, 5 s to send a request head, no
  * per-address limit, 8 KiB URLs, 16 KiB heads, 16 MiB or 10 s of a refused
  * body read before the answer, 10 s drain, a queue of 64 heavy
- * queries waited on for at most 2 s, access log on, no CORS. */
+ * queries waited on for at most 2 s, access log on, no CORS; query memory
+ * of 256 MiB per query and 1 GiB in all, or an eighth and a half of cgroup
+ * memory.max when there is one. */
 void gr_server_config_default(gr_server_config *c);
 
 /* Parses options and GRUNDYD_* environment variables (options win).

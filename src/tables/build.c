@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +24,16 @@
 
 /* Octal games with their own named sections (besides the 3-digit family). */
 static const char *const named_octal[] = { "0.77", "0.07", "0.137", "0.7777", "0.007", "0.6" };
+
+/* Octal games whose published periods (Flammenkamp's table, Czajka's
+ * solver) start past the family's values: each is computed until its
+ * certificate holds or LONG_OCTAL_FACTOR times octal_values are known, on
+ * a thread of its own, and gets a named section. The default build
+ * certifies all four; 0.376 is the longest, 4,536,510 values (period 4
+ * from 2,268,248) of the 2^23 allowed. */
+static const char *const long_octal[] = { "0.127", "0.16", "0.56", "0.376" };
+#define NLONG (sizeof long_octal / sizeof long_octal[0])
+#define LONG_OCTAL_FACTOR 128u
 
 typedef struct family_buf {
     gr_tf_member *members;
@@ -200,6 +211,38 @@ static void *grundys_thread(void *arg)
     return NULL;
 }
 
+/* The long octal periods, one after another on their own thread. */
+typedef struct long_octal_job {
+    uint64_t values; /* the bound of each */
+    gr_seq seq[NLONG];
+    gr_status status;
+} long_octal_job;
+
+static void *long_octal_thread(void *arg)
+{
+    long_octal_job *job = arg;
+    job->status = GR_OK;
+    for (size_t i = 0; i < NLONG && job->status == GR_OK; i++) {
+        gr_octal_code code;
+        gr_budget b = gr_budget_make(UNBOUNDED);
+        job->status = gr_octal_parse(long_octal[i], &code);
+        if (job->status == GR_OK)
+            job->status = gr_octal_solve(&code, 0, job->values, &b, &job->seq[i]);
+    }
+    return NULL;
+}
+
+static int add_long_octal(gr_tf_writer *w, const long_octal_job *job)
+{
+    for (size_t i = 0; i < NLONG; i++) {
+        char name[GR_TF_NAME_LEN];
+        snprintf(name, sizeof name, GR_TN_OCTAL_PREFIX "%s", long_octal[i]);
+        if (gr_tf_add_sequence(w, name, &job->seq[i]))
+            return -1;
+    }
+    return 0;
+}
+
 /* The parts besides Grundy's game, in order. `weight`: the part's share of
  * their time in a default build (for the progress estimate). */
 enum { PART_OCTAL, PART_NAMED, PART_SUBTRACTION, PART_WYTHOFF, PART_DIVISOR, PART_RULE };
@@ -237,6 +280,38 @@ static int run_part(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, 
     }
 }
 
+/* Misere quotients of Kayles and every code 0.d1 and 0.d1d2 whose pretending
+ * function is certified periodic within MISERE_STEPS steps and MISERE_HEAPS
+ * heaps each (a few seconds in all); sections "misere:octal:CODE". */
+#define MISERE_STEPS (UINT64_C(1) << 27)
+#define MISERE_HEAPS 400u
+static int build_misere(gr_tf_writer *w)
+{
+    for (unsigned key = 1; key < 64; key++) {
+        unsigned d1 = key / 8, d2 = key % 8; /* 0.d1d2, and 0.d1 when d2 is 0 */
+        gr_octal_code code = { .digit = { 0 }, .t = d2 ? 2 : 1 };
+        code.digit[1] = (uint8_t)d1;
+        code.digit[2] = (uint8_t)d2;
+        if (d2 == 0 && d1 == 0)
+            continue;
+        gr_mq_rules r = gr_mq_octal(&code);
+        gr_budget b = gr_budget_make(MISERE_STEPS);
+        gr_mq q;
+        if (gr_mq_build(&r, MISERE_HEAPS, &b, &q) != GR_OK) {
+            gr_mq_free(&q);
+            return -1;
+        }
+        char text[16], name[GR_TF_NAME_LEN];
+        gr_octal_format(&code, text);
+        snprintf(name, sizeof name, "%s%s", GR_TN_MISERE_PREFIX, text);
+        int rc = q.periodic ? gr_tf_add_misere(w, name, &q) : 0;
+        gr_mq_free(&q);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress *p, const char **failed)
 {
     static const uint64_t items[] = { 511, 6, (1u << GR_TN_SUBTRACTION_MAX) - 1, 1, 1, GR_RULE_COUNT };
@@ -251,7 +326,33 @@ static int build_others(gr_tf_writer *w, const gr_build_options *o, gr_progress 
             gr_progress_line(p, parts[part].done ? parts[part].done : gr_rule_name((gr_rule)r));
         }
     }
-    return 0;
+    *failed = "misere quotients";
+    return build_misere(w);
+}
+
+/* build_others on this thread while the long octal periods are computed on
+ * another; then their sections. */
+static int build_others_and_long(gr_tf_writer *w, const gr_build_options *o, gr_progress *p,
+                                 const char **failed)
+{
+    long_octal_job longs = { .values = o->octal_values > UINT64_MAX / LONG_OCTAL_FACTOR
+                                           ? UINT64_MAX : o->octal_values * LONG_OCTAL_FACTOR };
+    pthread_t tid;
+    if (pthread_create(&tid, NULL, long_octal_thread, &longs) != 0) {
+        *failed = "long octal periods (no thread)";
+        return -1;
+    }
+    int rc = build_others(w, o, p, failed);
+    pthread_join(tid, NULL);
+    if (rc == 0) {
+        *failed = "long octal periods";
+        rc = longs.status == GR_OK ? add_long_octal(w, &longs) : -1;
+        if (rc == 0)
+            gr_progress_line(p, "long octal periods (0.127 0.16 0.56 0.376)");
+    }
+    for (size_t i = 0; i < NLONG; i++)
+        gr_seq_free(&longs.seq[i]);
+    return rc;
 }
 
 void gr_build_options_default(gr_build_options *o)
@@ -301,7 +402,7 @@ int gr_tables_build(const char *path, const gr_build_options *o, char *why, size
         return -1;
     }
     const char *failed = NULL;
-    int rc = build_others(w, o, p, &failed);
+    int rc = build_others_and_long(w, o, p, &failed);
     pthread_join(tid, NULL);
     if (job.status != GR_OK && rc == 0) {
         failed = "Grundy's game";

@@ -30,7 +30,20 @@ enum {
     GR_TF_FAMILY = 2,   /* many heap games: gr_tf_member index, then uint16 values */
     GR_TF_GRID = 3,     /* uint16 values of a two-pile game, rows x cols, row-major */
     GR_TF_BITSET = 4,   /* one bit per n < count in uint64 words, bit n % 64 of word n / 64 */
+    GR_TF_MISERE = 5,   /* a misere quotient: gr_tf_misere, uint16 mul[count * count],
+                         * uint8 in_p[count] (zero-padded to a multiple of 8), uint16 phi[param + 1] */
 };
+
+/* The head of a MISERE section (grundy/misere_quotient.h); the entry's facts
+ * repeat it: count = order, param = bound, preperiod and period (flags
+ * GR_TF_PERIODIC), max_value = p_size. */
+typedef struct gr_tf_misere {
+    uint32_t order, p_size;
+    uint64_t bound, preperiod, period, last_growth;
+    uint32_t generators, periodic;
+    uint64_t reserved[2];
+} gr_tf_misere;
+_Static_assert(sizeof(gr_tf_misere) == 64, "a misere head is 64 bytes");
 
 /* Entry flags. */
 enum { GR_TF_PERIODIC = 1u };

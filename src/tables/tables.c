@@ -174,6 +174,42 @@ static int check_bitset(const gr_tf_entry *e, const unsigned char *data, char *w
     return 0;
 }
 
+/* The quotient's head agrees with the entry; the table is a commutative
+ * monoid's with identity 0 and its elements, P and phi lie in range. */
+static int check_misere(const gr_tf_entry *e, const unsigned char *data, char *why, size_t n)
+{
+    gr_tf_misere h;
+    if (e->length < sizeof h)
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    memcpy(&h, data, sizeof h);
+    uint64_t order = e->count, in_p = (order + 7) / 8 * 8;
+    if (order == 0 || order > GR_MQ_MAX_ORDER || e->param > (UINT64_C(1) << 32) ||
+        e->length != sizeof h + order * order * 2 + in_p + (e->param + 1) * 2 ||
+        h.order != order || h.bound != e->param || h.p_size != e->max_value ||
+        h.periodic != ((e->flags & GR_TF_PERIODIC) != 0) || (e->flags & ~(uint32_t)GR_TF_PERIODIC) ||
+        h.preperiod != e->preperiod || h.period != e->period || h.reserved[0] || h.reserved[1] ||
+        (h.periodic && (h.period == 0 || h.preperiod + h.period > h.bound + 1)))
+        return fault(why, n, "corrupted: section %s has inconsistent facts", e->name);
+    const uint16_t *mul = (const uint16_t *)(data + sizeof h);
+    const uint8_t *p = data + sizeof h + order * order * 2;
+    const uint16_t *phi = (const uint16_t *)(p + in_p);
+    uint64_t in = 0;
+    for (uint64_t x = 0; x < order; x++) {
+        in += p[x];
+        if (p[x] > 1 || mul[x] != x)
+            return fault(why, n, "corrupted: section %s is not a quotient", e->name);
+        for (uint64_t y = 0; y < order; y++)
+            if (mul[x * order + y] >= order || mul[x * order + y] != mul[y * order + x])
+                return fault(why, n, "corrupted: section %s is not a quotient", e->name);
+    }
+    for (uint64_t k = 0; k <= e->param; k++)
+        if (phi[k] >= order)
+            return fault(why, n, "corrupted: section %s is not a quotient", e->name);
+    if (p[0] || in != h.p_size || phi[0] != 0)
+        return fault(why, n, "corrupted: section %s is not a quotient", e->name);
+    return 0;
+}
+
 static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry *e,
                        const gr_tf_entry *prev, char *why, size_t n)
 {
@@ -193,6 +229,7 @@ static int check_entry(const unsigned char *base, size_t size, const gr_tf_entry
     case GR_TF_FAMILY: return check_family(e, data, why, n);
     case GR_TF_GRID: return check_grid(e, data, why, n);
     case GR_TF_BITSET: return check_bitset(e, data, why, n);
+    case GR_TF_MISERE: return check_misere(e, data, why, n);
     default: return fault(why, n, "corrupted: section %s has unknown kind %u", e->name, e->kind);
     }
 }
@@ -329,10 +366,11 @@ size_t gr_tables_count(const gr_tables *t) { return t->nentries; }
 
 void gr_tables_info(const gr_tables *t, size_t i, gr_table_info *info)
 {
-    static const char *const kinds[] = { "unknown", "sequence", "family", "grid", "bitset" };
+    static const char *const kinds[] = { "unknown", "sequence", "family", "grid", "bitset",
+                                         "misere_quotient" };
     const gr_tf_entry *e = &t->entries[i];
     *info = (gr_table_info){
-        .name = e->name, .kind = kinds[e->kind <= GR_TF_BITSET ? e->kind : 0], .count = e->count,
+        .name = e->name, .kind = kinds[e->kind <= GR_TF_MISERE ? e->kind : 0], .count = e->count,
         .periodic = (e->flags & GR_TF_PERIODIC) != 0, .preperiod = e->preperiod, .period = e->period,
         .max_value = e->max_value, .checksum = e->checksum, .bytes = e->length, .param = e->param,
     };
@@ -470,4 +508,28 @@ size_t gr_tables_off_count(const gr_tables *t)
     for (size_t i = 0; i < t->nentries; i++)
         n += atomic_load(&t->off[i]);
     return n;
+}
+
+bool gr_tables_misere(const gr_tables *t, const char *name, gr_mq *view)
+{
+    const gr_tf_entry *e = find(t, name, GR_TF_MISERE);
+    if (!e)
+        return false;
+    const unsigned char *data = t->base + e->offset;
+    gr_tf_misere h;
+    memcpy(&h, data, sizeof h);
+    uint64_t in_p = (e->count + 7) / 8 * 8;
+    memset(view, 0, sizeof *view);
+    view->order = h.order;
+    view->p_size = h.p_size;
+    view->mul = (uint16_t *)(uintptr_t)(data + sizeof h);
+    view->in_p = (uint8_t *)(uintptr_t)(data + sizeof h + e->count * e->count * 2);
+    view->phi = (uint16_t *)(uintptr_t)(data + sizeof h + e->count * e->count * 2 + in_p);
+    view->bound = h.bound;
+    view->periodic = h.periodic != 0;
+    view->preperiod = h.preperiod;
+    view->period = h.period;
+    view->last_growth = h.last_growth;
+    view->generators = h.generators;
+    return true;
 }

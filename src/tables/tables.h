@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grundy/misere_quotient.h"
 #include "grundy/seq.h"
 
 /* Section names: the one place they are spelled. */
@@ -19,6 +20,7 @@
 #define GR_TN_OCTAL_PREFIX "octal:"
 #define GR_TN_SUBTRACTION_FAMILY "subtraction:1-12"
 #define GR_TN_SUBTRACTION_MAX 12u /* largest move of the sets in the family */
+#define GR_TN_MISERE_PREFIX "misere:octal:" /* + the canonical code: a misere quotient */
 #define GR_TN_RULE_PREFIX "subtraction:"      /* + rule name + ":grundy" or ":outcome" */
 
 typedef struct gr_tables gr_tables;
@@ -62,6 +64,10 @@ bool gr_tables_bit(const gr_tables *t, const char *name, uint64_t n, bool *bit);
 
 /* Number of bits in a BITSET section (0 when there is none). */
 uint64_t gr_tables_bits(const gr_tables *t, const char *name);
+
+/* A MISERE section as a borrowed quotient (never gr_mq_free it); its rules
+ * are left zero for the caller to fill. */
+bool gr_tables_misere(const gr_tables *t, const char *name, gr_mq *view);
 
 /* Value at (r, c) of a GRID section; false when outside it. */
 bool gr_tables_grid(const gr_tables *t, const char *name, uint64_t r, uint64_t c, uint16_t *v);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "tables/writer.h"
 
+#include "grundy/misere_quotient.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -96,6 +98,34 @@ int gr_tf_add_grid(gr_tf_writer *w, const char *name, uint64_t rows, uint64_t co
     p->entry.count = rows * cols;
     p->entry.param = rows;
     p->entry.max_value = m;
+    return 0;
+}
+
+int gr_tf_add_misere(gr_tf_writer *w, const char *name, const gr_mq *q)
+{
+    size_t mul = (size_t)q->order * q->order * sizeof(uint16_t), in_p = (q->order + 7u) / 8u * 8u;
+    size_t len = sizeof(gr_tf_misere) + mul + in_p + (q->bound + 1) * sizeof(uint16_t);
+    unsigned char *buf = calloc(1, len);
+    if (!buf)
+        return -1;
+    gr_tf_misere head = { .order = q->order, .p_size = q->p_size, .bound = q->bound,
+                          .preperiod = q->periodic ? q->preperiod : 0,
+                          .period = q->periodic ? q->period : 0, .last_growth = q->last_growth,
+                          .generators = q->generators, .periodic = q->periodic };
+    memcpy(buf, &head, sizeof head);
+    memcpy(buf + sizeof head, q->mul, mul);
+    memcpy(buf + sizeof head + mul, q->in_p, q->order);
+    memcpy(buf + sizeof head + mul + in_p, q->phi, (q->bound + 1) * sizeof(uint16_t));
+    pending *p = add(w, name, GR_TF_MISERE, buf, len);
+    free(buf);
+    if (!p)
+        return -1;
+    p->entry.flags = q->periodic ? GR_TF_PERIODIC : 0;
+    p->entry.count = q->order;
+    p->entry.param = q->bound;
+    p->entry.preperiod = head.preperiod;
+    p->entry.period = head.period;
+    p->entry.max_value = q->p_size;
     return 0;
 }
 

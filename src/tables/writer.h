@@ -31,6 +31,10 @@ int gr_tf_add_grid(gr_tf_writer *w, const char *name, uint64_t rows, uint64_t co
  * must be 0. */
 int gr_tf_add_bitset(gr_tf_writer *w, const char *name, const uint64_t *bits, uint64_t nbits);
 
+/* A misere quotient (format.h, GR_TF_MISERE). */
+struct gr_mq;
+int gr_tf_add_misere(gr_tf_writer *w, const char *name, const struct gr_mq *q);
+
 /* Lays out, checksums and writes the file atomically. On failure returns -1
  * with a sentence in why[0 .. n). */
 int gr_tf_write(gr_tf_writer *w, const char *path, char *why, size_t n);

@@ -3,7 +3,7 @@
 # Fuzzes the request head for a bounded time: builds tests/fuzz/fuzz_http_head.c
 # with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer
 # (every report fatal) against the daemon's sources, then runs it from a copy
-# of tests/fuzz/corpus/http for SECONDS (default 60, or $GRUNDY_FUZZ_SECONDS).
+# of tests/fuzz/corpus/http for SECONDS (default 30, or $GRUNDY_FUZZ_SECONDS).
 # Prints TAP: one test, skipped when clang or its libFuzzer runtime is missing.
 #
 # Usage: run-http-fuzz.sh BUILD_DIR TABLE_FILE [SECONDS]
@@ -15,7 +15,7 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
 tables=$2
-seconds=${3:-${GRUNDY_FUZZ_SECONDS:-60}}
+seconds=${3:-${GRUNDY_FUZZ_SECONDS:-30}}
 work=$build/fuzz-http
 echo "1..1"
 if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
@@ -31,7 +31,7 @@ if ! nice clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
         -I"$build" -I"$build/src/server" -I"$src/include" -I"$src/src" -I"$src/src/engine" -I/usr/include/cjson \
         "$src"/tests/fuzz/fuzz_http_head.c "$src"/src/server/*.c "$src"/src/api/*.c \
         "$src"/src/api/games/*.c "$src"/src/api/sums/*.c "$src"/src/engine/*.c \
-        "$src"/src/tables/checksum.c "$src"/src/tables/guard.c "$src"/src/tables/tables.c "$src"/src/tables/locate.c \
+        "$src"/src/tables/checksum.c "$src"/src/tables/tables.c "$src"/src/tables/locate.c "$src"/src/tables/guard.c \
         "$build"/src/server/openapi_yaml.c "$build"/src/server/gr_web_*.c \
         -lmicrohttpd -lcjson -lz -lpthread -lm -o "$bin" > "$work/build.log" 2>&1; then
     echo "not ok 1 - fuzz the request head: the build failed"

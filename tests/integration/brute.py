@@ -110,10 +110,11 @@ def subtraction_heap_options(n, moves):
 
 
 def parse_octal(code):
-    """'0.d1d2...' -> {k: digit}."""
-    if not isinstance(code, str) or not code.startswith("0.") or len(code) < 3:
+    """'0.d1d2...' or '4.d1d2...' -> {k: digit} (d0 = 4: split a heap in two
+    without removing a token, k = 0)."""
+    if not isinstance(code, str) or code[:2] not in ("0.", "4.") or len(code) < 3:
         raise ValueError("bad octal code %r" % (code,))
-    digits = {}
+    digits = {0: 4} if code[0] == "4" else {}
     for k, ch in enumerate(code[2:], start=1):
         if ch not in "01234567":
             raise ValueError("bad octal digit in %r" % (code,))
@@ -126,7 +127,8 @@ def parse_octal(code):
 
 def octal_heap_options(n, digits):
     """Digit k, bit 1: remove k when that is the whole heap; bit 2: remove k
-    leaving one (non-empty) heap; bit 4: remove k leaving two non-empty heaps."""
+    leaving one (non-empty) heap; bit 4: remove k leaving two non-empty heaps
+    (k = 0 too: a split of the whole heap)."""
     out = []
     for k, d in digits.items():
         if k > n:

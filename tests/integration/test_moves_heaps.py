@@ -205,12 +205,18 @@ def t_octal(ck):
             q = {"game": "octal", "code": code, "piles": piles}
             ck.check(q, brute_normal, brute.legal_next(q))
     ck.report("octal: 0.77 0.07 0.137 0.6 0.4 0.33 0.123, up to 2 heaps of 0..7")
-    for code in ("0.77", "0.137"):
+    # d0 = 4: a heap may also be split in two without removing a token.
+    for code in ("4.7", "4.37", "4.0", "4.07", "4.6"):
+        for piles in positions(2, 7, lo=0):
+            q = {"game": "octal", "code": code, "piles": piles}
+            ck.check(q, brute_normal, brute.legal_next(q))
+    ck.report("octal with d0 = 4: 4.7 (Daisies) 4.37 4.0 4.07 4.6, up to 2 heaps of 0..7")
+    for code in ("0.77", "0.137", "4.7", "4.37"):
         digits = brute.parse_octal(code)
         for h in range(0, 10):
             q = {"game": "octal", "code": code, "piles": [h], "convention": "misere"}
             ck.check(q, misere_single(lambda n, d=digits: brute.octal_heap_options(n, d)), brute.legal_next(q))
-    ck.report("octal, misere: single heaps 0..9 of 0.77 and 0.137")
+    ck.report("octal, misere: single heaps 0..9 of 0.77, 0.137, 4.7 and 4.37")
 
 
 def t_grundys(ck):

@@ -227,6 +227,8 @@ SEQ_KEYS = ["name", "kind", "bound", "periodic", "preperiod", "period", "max_val
 FAM_KEYS = ["name", "kind", "members", "values", "checksum", "bytes"]
 GRID_KEYS = ["name", "kind", "rows", "cols", "max_value", "checksum", "bytes"]
 BITS_KEYS = ["name", "kind", "bits", "set", "checksum", "bytes"]
+MQ_KEYS = ["name", "kind", "order", "p_portion_size", "heap_bound", "periodic", "preperiod", "period",
+           "checksum", "bytes"]
 RULES = ("powers_of_two", "primes", "squares")
 
 
@@ -243,17 +245,21 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
         p.append("bytes %r, expected %d" % (body.get("bytes"), size))
     sections = body.get("sections") or []
     names = [s.get("name") for s in sections]
-    want = ["divisor", "grundys_game", "octal:0.007", "octal:0.07", "octal:0.137", "octal:0.6",
-            "octal:0.77", "octal:0.7777", "octal:3-digit", "subtraction:1-12"]
+    want = ["divisor", "grundys_game", "octal:0.007", "octal:0.07", "octal:0.127", "octal:0.137",
+            "octal:0.16", "octal:0.376", "octal:0.56", "octal:0.6", "octal:0.77", "octal:0.7777",
+            "octal:3-digit", "subtraction:1-12"]
     want += ["subtraction:%s:%s" % (r, part) for r in RULES for part in ("grundy", "outcome")]
     want += ["wythoff"]
-    if names != want:
-        p.append("sections %r, expected %r" % (names, want))
+    misere = [n for n in names if n.startswith("misere:octal:")]
+    if [n for n in names if not n.startswith("misere:")] != want or names != sorted(names):
+        p.append("sections %r, expected %r and misere quotients, sorted" % (names, want))
+    if "misere:octal:0.77" not in misere:
+        p.append("no misere quotient of Kayles among %r" % misere)
     by = {s.get("name"): s for s in sections}
     total = 0
     for s in sections:
         keys = {"sequence": SEQ_KEYS, "family": FAM_KEYS, "grid": GRID_KEYS,
-                "bitset": BITS_KEYS}.get(s.get("kind"))
+                "bitset": BITS_KEYS, "misere_quotient": MQ_KEYS}.get(s.get("kind"))
         if keys is None:
             p.append("%s: kind %r" % (s.get("name"), s.get("kind")))
             continue
@@ -281,6 +287,12 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
             p.append("%s: %d bytes for %d bits, %d set" % (s["name"], s["bytes"], s["bits"], s["set"]))
         if s["kind"] == "grid" and s["bytes"] != 2 * s["rows"] * s["cols"]:
             p.append("%s: %d bytes for %dx%d" % (s["name"], s["bytes"], s["rows"], s["cols"]))
+        if s["kind"] == "misere_quotient":
+            o = s["order"]
+            if s["bytes"] != 64 + 2 * o * o + (o + 7) // 8 * 8 + 2 * (s["heap_bound"] + 1):
+                p.append("%s: %d bytes for order %d to heap %d" % (s["name"], s["bytes"], o, s["heap_bound"]))
+            if not s["periodic"] or o % 2 and o != 1:
+                p.append("%s: a stored quotient is periodic and of even order: %r" % (s["name"], s))
         if s["kind"] == "family" and s["bytes"] != 64 * s["members"] + 2 * s["values"]:
             p.append("%s: %d bytes for %d members and %d values"
                      % (s["name"], s["bytes"], s["members"], s["values"]))
@@ -305,6 +317,10 @@ def catalog_problems(body, path, size, grundys_bound, octal_values):
     fact("octal:0.6", kind="sequence", periodic=False, bound=octal_values, preperiod=None, period=None)
     fact("octal:0.007", kind="sequence", periodic=False, bound=octal_values)
     fact("octal:3-digit", kind="family", members=511)
+    # misere Kayles: its quotient (recomputed, tests/test_misere.c) and the
+    # period of its pretending function
+    fact("misere:octal:0.77", kind="misere_quotient", order=40, p_portion_size=9, periodic=True,
+         preperiod=71, period=12, heap_bound=169)
     fact("subtraction:1-12", kind="family", members=4095)
     fact("wythoff", kind="grid", rows=1024, cols=1024)
     fact("divisor", kind="sequence", bound=1000001, periodic=False)

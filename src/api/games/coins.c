@@ -3,6 +3,7 @@
  * position is the set of heads; a move turns over a set of coins whose
  * rightmost goes from heads to tails. Each head is a component. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static int read_heads(gr_query *q, coins_pos *p)
         return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "coin positions run from 1 (the leftmost "
                        "coin) to 10^18; got %" PRIu64, p->heads[i]);
     }
-    p->sorted = malloc((p->n + 1) * sizeof *p->sorted);
+    p->sorted = gr_malloc((p->n + 1) * sizeof *p->sorted);
     if (!p->sorted)
         return gr_oom(q);
     memcpy(p->sorted, p->heads, p->n * sizeof *p->heads);
@@ -311,7 +312,7 @@ static int moves_coins(gr_query *q, gr_move_sink *sink)
     size_t which = 0;
     int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_list(q, &p, rules[which].rule, sink);
     gr_mem_free(p.heads);
-    free(p.sorted);
+    gr_free(p.sorted);
     return rc;
 }
 
@@ -333,9 +334,9 @@ static void explain_heads(gr_query *q, const coins_pos *p, const uint64_t *v, si
 static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
 {
     gr_coins_rule rule = rules[which].rule;
-    uint64_t *v = malloc((p->n + 1) * sizeof *v), x = 0;
+    uint64_t *v = gr_malloc((p->n + 1) * sizeof *v), x = 0;
     if (!v || gr_ans_components(q)) {
-        free(v);
+        gr_free(v);
         return v ? -1 : gr_oom(q);
     }
     for (size_t i = 0; i < p->n; i++) {
@@ -343,7 +344,7 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
         x ^= v[i];
         cJSON *c = gr_ans_component(q);
         if (!c) {
-            free(v);
+            gr_free(v);
             return -1;
         }
         gr_json_add_u64(c, "position", p->heads[i]);
@@ -371,7 +372,7 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
     }
     if (x)
         rc = gr_fail(q->err, GR_E_INTERNAL, "heads", "no winning move found; please report this query");
-    free(v);
+    gr_free(v);
     return rc;
 }
 
@@ -381,7 +382,7 @@ static int analyze_coins(gr_query *q)
     size_t which = 0;
     int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_answer(q, &p, which);
     gr_mem_free(p.heads);
-    free(p.sorted);
+    gr_free(p.sorted);
     return rc;
 }
 

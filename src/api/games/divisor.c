@@ -2,6 +2,7 @@
 /* divisor: the mover wins iff n is even; Grundy values by a sieve where the
  * budget allows. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdlib.h>
 
 #include "api/games/game.h"
@@ -92,7 +93,7 @@ static int moves_divisor(gr_query *q, gr_move_sink *sink)
             break;
         }
     }
-    free(divs);
+    gr_free(divs);
     return rc;
 }
 

@@ -2,6 +2,7 @@
 /* graph: tokens on a finite directed graph, cycles allowed. Client node ids are any
  * integers in range; without "nodes" they are compressed to dense indices. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,9 @@ typedef struct graph_input {
 
 static void free_input(graph_input *in)
 {
-    free(in->ids);
-    free(in->names);
-    free(in->dense);
+    gr_free(in->ids);
+    gr_free(in->names);
+    gr_free(in->dense);
 }
 
 static int read_edge(gr_query *q, const cJSON *edge, size_t i, uint64_t *uv)
@@ -53,7 +54,7 @@ static int read_edges_and_tokens(gr_query *q, graph_input *in)
     uint64_t *tokens;
     if (gr_q_u64_list(q, "tokens", q->limits->max_items, true, &tokens, &in->ntokens))
         return -1;
-    in->ids = malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->ids);
+    in->ids = gr_malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->ids);
     if (!in->ids) {
         gr_mem_free(tokens);
         return gr_oom(q);
@@ -99,7 +100,7 @@ static int dense_given(gr_query *q, graph_input *in, uint64_t nodes)
 static int dense_compressed(gr_query *q, graph_input *in)
 {
     size_t total = 2 * in->nedges + in->ntokens, m = 0;
-    in->names = malloc((total + 1) * sizeof *in->names);
+    in->names = gr_malloc((total + 1) * sizeof *in->names);
     if (!in->names)
         return gr_oom(q);
     memcpy(in->names, in->ids, total * sizeof *in->ids);
@@ -122,7 +123,7 @@ static int read_graph(gr_query *q, graph_input *in)
 {
     if (read_edges_and_tokens(q, in))
         return -1;
-    in->dense = malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->dense);
+    in->dense = gr_malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->dense);
     if (!in->dense)
         return gr_oom(q);
     const cJSON *nodes_item = gr_q_get(q, "nodes");
@@ -168,7 +169,7 @@ static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, g
 static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink, gr_token_list_fn list)
 {
     gr_graph g = { 0 };
-    uint32_t *from = malloc((in->nedges + 1) * sizeof *from), *to = malloc((in->nedges + 1) * sizeof *to);
+    uint32_t *from = gr_malloc((in->nedges + 1) * sizeof *from), *to = gr_malloc((in->nedges + 1) * sizeof *to);
     int rc = -1;
     if (!from || !to) {
         rc = gr_oom(q);
@@ -185,8 +186,8 @@ static int solve_graph(gr_query *q, const graph_input *in, gr_move_sink *sink, g
         rc = graph_answer(q, in, &g, sink, list);
 out:
     gr_graph_free(&g);
-    free(from);
-    free(to);
+    gr_free(from);
+    gr_free(to);
     return rc;
 }
 

@@ -4,6 +4,7 @@
  * graph whose node r * cols + c is square (r, c), so it answers exactly as
  * graph does, cycles included. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -61,7 +62,7 @@ static int read_steps(gr_query *q, grid *g)
     if (arr && !cJSON_IsNull(arr) && (!cJSON_IsArray(arr) || n == 0 || n > GRID_MAX_STEPS))
         return gr_fail(q->err, GR_E_INVALID_FIELD, "steps",
                        "\"steps\" must be an array of 1 to %d pairs [dr, dc]", GRID_MAX_STEPS);
-    g->steps = malloc(n * sizeof *g->steps);
+    g->steps = gr_malloc(n * sizeof *g->steps);
     if (!g->steps)
         return gr_oom(q);
     const cJSON *item = arr && !cJSON_IsNull(arr) ? arr->child : NULL;
@@ -96,7 +97,7 @@ static int read_tokens(gr_query *q, grid *g)
     if (g->ntokens > q->limits->max_items)
         return gr_fail(q->err, GR_E_TOO_MANY, "tokens", "\"tokens\" has %zu entries; the limit is %"
                        PRIu64, g->ntokens, q->limits->max_items);
-    g->at = malloc((g->ntokens + 1) * sizeof *g->at);
+    g->at = gr_malloc((g->ntokens + 1) * sizeof *g->at);
     if (!g->at)
         return gr_oom(q);
     size_t i = 0;
@@ -150,7 +151,7 @@ static bool on_board(const grid *g, uint64_t r, uint64_t c, const int64_t st[2],
 static gr_status build_board(const grid *g, gr_graph *out)
 {
     size_t cap = (size_t)(g->rows * g->cols * g->nsteps) + 1;
-    uint32_t *from = malloc(cap * sizeof *from), *to = malloc(cap * sizeof *to), m = 0;
+    uint32_t *from = gr_malloc(cap * sizeof *from), *to = gr_malloc(cap * sizeof *to), m = 0;
     gr_status s = GR_ENOMEM;
     if (from && to) {
         for (uint64_t r = 0; r < g->rows; r++)
@@ -160,8 +161,8 @@ static gr_status build_board(const grid *g, gr_graph *out)
                         from[m++] = (uint32_t)(r * g->cols + c);
         s = gr_graph_build((uint32_t)(g->rows * g->cols), from, to, m, out);
     }
-    free(from);
-    free(to);
+    gr_free(from);
+    gr_free(to);
     return s;
 }
 
@@ -199,8 +200,8 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink, gr_token_list_fn list
         rc = sink ? list(q, &b, sink) : gr_token_sum(q, &b);
     }
     gr_graph_free(&board);
-    free(g.steps);
-    free(g.at);
+    gr_free(g.steps);
+    gr_free(g.at);
     return rc;
 }
 

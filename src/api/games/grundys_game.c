@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -101,7 +102,10 @@ static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
     }
     if (q->misere) {
         gr_heap_game game = gr_heap_game_grundys();
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, "Grundy's game");
+        gr_mq_rules rules = gr_mq_grundys();
+        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, "Grundy's game")
+                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game,
+                                                    "Grundy's game");
         gr_mem_free(piles);
         return rc;
     }
@@ -163,7 +167,7 @@ static const gr_constraint grundys_constraints[] = {
 };
 
 const gr_game gr_game_grundys_game = { .name = "grundys_game", .summary = "Split one heap into two non-empty heaps of different sizes.",
-    .misere = true, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = ONE, .analyze = analyze_grundys_game, .moves = moves_grundys_game,
     .winning = winning_grundys_game,
     .compound_note = "every move splits a heap, and the two heaps would remain one component, "
                      "which \"piles\" cannot express",

@@ -301,8 +301,7 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     b.len = len;
     b.pos = b.n = 0;
     b.game = b.piles_seen = b.convention = b.explain_seen = b.slim = false;
-    /* A full answer's winning_moves and why are the general path's. */
-    if (!read_body(&b) || !b.slim || b.n > limits->max_items)
+    if (!read_body(&b) || b.n > limits->max_items)
         return false;
     size_t start = out->len;
     if (!gr_buf_grow(out, ANSWER_ROOM(b.n))) {

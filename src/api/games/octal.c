@@ -8,6 +8,7 @@
 
 #include "api/games/game.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -44,7 +45,7 @@ static gr_status octal_remote(const void *ctx, size_t pile, uint64_t n, gr_budge
 
 static bool octal_splits(const gr_octal_code *code)
 {
-    for (unsigned k = 1; k <= code->t; k++)
+    for (unsigned k = 0; k <= code->t; k++)
         if (code->digit[k] & 4)
             return true;
     return false;
@@ -56,11 +57,19 @@ static int read_code(gr_query *q, gr_octal_code *code)
     if (!c)
         return gr_fail(q->err, GR_E_MISSING_FIELD, "code",
                        "the field \"code\" is required, such as \"0.77\" for Kayles");
-    if (!cJSON_IsString(c) || gr_octal_parse(c->valuestring, code) != GR_OK)
+    if (cJSON_IsString(c) && gr_octal_parse(c->valuestring, code) == GR_OK)
+        return 0;
+    const char *s = cJSON_IsString(c) ? c->valuestring : "";
+    if (s[0] >= '1' && s[0] <= '7' && s[0] != '4' && s[1] == '.')
         return gr_fail(q->err, GR_E_INVALID_FIELD, "code",
-                       "\"code\" must be a string \"0.d1d2...\" with 1 to 8 octal digits (0-7), "
-                       "not all zero, such as \"0.77\" (Kayles) or \"0.137\"");
-    return 0;
+                       "the digit before the point must be 0 or 4: 4 splits a heap in two without "
+                       "removing a token (\"4.7\" is Daisies), while bit 1 would take away an "
+                       "empty heap and bit 2 would leave the heap as it was, a pass after which "
+                       "play need not end; no game has them");
+    return gr_fail(q->err, GR_E_INVALID_FIELD, "code",
+                   "\"code\" must be a string \"0.d1d2...\" or \"4.d1d2...\" with 1 to 8 octal "
+                   "digits (0-7), not all zero, such as \"0.77\" (Kayles), \"0.137\" or \"4.7\" "
+                   "(Daisies)");
 }
 
 /* Named games have their own sections; every 0.d1d2d3 is in the family,
@@ -74,7 +83,7 @@ static bool octal_from_table(const gr_query *q, const gr_octal_code *code, gr_se
     snprintf(name, sizeof name, GR_TN_OCTAL_PREFIX "%s", text);
     if (gr_tables_sequence(q->tables, name, seq))
         return true;
-    if (code->t > 3)
+    if (code->t > 3 || code->digit[0] != 0) /* the family is 0.d1d2d3 */
         return false;
     uint64_t key = (uint64_t)code->digit[1] << 6 | (uint64_t)code->digit[2] << 3 | code->digit[3];
     return gr_tables_member(q->tables, GR_TN_OCTAL_FAMILY, key, seq);
@@ -114,10 +123,10 @@ static int octal_failure(gr_query *q, gr_status s, const octal_ctx *c, uint64_t 
 }
 
 /* ---- listing moves ------------------------------------------------------------
- * Heap n's options, k ascending (k tokens removed, digit d_k): when d_k has
- * bit 1 and n = k, take the heap; when it has bit 2 and n > k, leave n - k;
- * when it has bit 4, split n - k into (a, n - k - a), 1 <= a <= (n - k) / 2,
- * a ascending. */
+ * Heap n's options, k ascending from 0 (k tokens removed, digit d_k): when
+ * d_k has bit 1 and n = k, take the heap; when it has bit 2 and n > k, leave
+ * n - k; when it has bit 4, split n - k into (a, n - k - a),
+ * 1 <= a <= (n - k) / 2, a ascending. d0 has bit 4 alone. */
 
 typedef struct octal_options_of {
     uint64_t empty, one, splits; /* how many of each, 0 or 1, 0 or 1, any */
@@ -136,7 +145,7 @@ static gr_u128 octal_count(void *ctx, size_t pile, uint64_t n)
     (void)pile;
     const gr_octal_code *code = ctx;
     gr_u128 total = 0;
-    for (unsigned k = 1; k <= code->t; k++) {
+    for (unsigned k = 0; k <= code->t; k++) {
         octal_options_of o = octal_options_k(code, k, n);
         total += (gr_u128)o.empty + o.one + o.splits;
     }
@@ -147,7 +156,7 @@ static void octal_at(void *ctx, size_t pile, uint64_t n, gr_u128 index, gr_heap_
 {
     (void)pile;
     const gr_octal_code *code = ctx;
-    for (unsigned k = 1; k <= code->t; k++) {
+    for (unsigned k = 0; k <= code->t; k++) {
         octal_options_of o = octal_options_k(code, k, n);
         gr_u128 here = (gr_u128)o.empty + o.one + o.splits;
         if (index >= here) {
@@ -182,7 +191,9 @@ static int solve_octal(gr_query *q, gr_move_sink *sink)
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "octal game %s", code);
         gr_heap_game game = gr_heap_game_octal(&ctx.code);
-        int rc = gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
+        gr_mq_rules rules = gr_mq_octal(&ctx.code);
+        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, name)
+                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
         gr_mem_free(piles);
         return rc;
     }
@@ -234,11 +245,13 @@ static int moves_octal(gr_query *q, gr_move_sink *sink)
 /* ---- contract ------------------------------------------------------------ */
 
 static const gr_field octal_fields[] = {
-    { .name = "code", .type = GR_FIELD_STRING, .required = true, .pattern = "^0\\.[0-7]*[1-7][0-7]*$",
-      .description = "\"0.\" and 1 to 8 octal digits, not all zero: digit k's bit 1 allows removing "
-                     "k tokens emptying the heap, bit 2 leaving one heap, bit 4 leaving two "
-                     "non-empty heaps. \"0.77\" is Kayles, \"0.07\" Dawson's Kayles, \"0.137\" "
-                     "Dawson's chess.",
+    { .name = "code", .type = GR_FIELD_STRING, .required = true, .pattern = "^[0-7]\\.[0-7]+$",
+      .description = "d0, \".\" and 1 to 8 octal digits d1..., not all zero: digit k's bit 1 "
+                     "allows removing k tokens emptying the heap, bit 2 leaving one heap, bit 4 "
+                     "leaving two non-empty heaps. d0 is 0 or 4 (split a heap in two without "
+                     "removing a token; 1, 2, 3, 5, 6 and 7 are refused: they would take an empty "
+                     "heap or pass). \"0.77\" is Kayles, \"0.07\" Dawson's Kayles, \"0.137\" "
+                     "Dawson's chess, \"4.7\" Daisies.",
       .count = SPAN(3, 2 + GR_OCTAL_MAX_DIGITS) },
     PILES("Tokens in each pile; may be empty. Without a certified period only heaps below the "
           "values computed (octal_max_values, or the table's) are answered.", ANY_U),
@@ -251,7 +264,7 @@ static const gr_constraint octal_constraints[] = {
 
 const gr_game gr_game_octal = { .name = "octal",
     .summary = "Octal game 0.d1d2...: remove k tokens, leaving 0, 1 or 2 heaps as digit k allows.",
-    .misere = true, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = SUMS, .compound_note = SPLIT_NOTE, .analyze = analyze_octal, .moves = moves_octal,
     .winning = winning_octal,
     .kind = GR_KIND_IMPARTIAL, FIELDS(octal_fields),
     CONSTRAINTS(octal_constraints),

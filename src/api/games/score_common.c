@@ -2,6 +2,7 @@
 /* What the score games share: reading a row of stones, the winner from a
  * score, the answer's head and its next row. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
     if (count > q->limits->max_items)
         return gr_fail(q->err, GR_E_TOO_MANY, "stones", "\"stones\" has %zu entries; the limit is %"
                        PRIu64, count, q->limits->max_items);
-    int64_t *v = malloc((count ? count : 1) * sizeof *v);
+    int64_t *v = gr_malloc((count ? count : 1) * sizeof *v);
     if (!v)
         return gr_oom(q);
     size_t i = 0;
@@ -41,11 +42,11 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
         int rc = signed_ok ? gr_json_i64(q->doc, item, field, &v[i], q->err)
                            : gr_q_u64_at(q, item, field, &u);
         if (rc) {
-            free(v);
+            gr_free(v);
             return -1;
         }
         if (!signed_ok && u > (uint64_t)INT64_MAX) { /* checked before the cast */
-            free(v);
+            gr_free(v);
             return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "%s is %" PRIu64 "; a pile holds at most "
                            "9223372036854775807 stones", field, u);
         }

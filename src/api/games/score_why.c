@@ -1,4 +1,5 @@
 #include "api/games/score_why.h"
+#include "grundy/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -166,8 +167,8 @@ void gr_score_why_account(gr_query *q, const gr_score_game *g, const void *ctx, 
 {
     if (q->slim)
         return;
-    gr_score_entry *e = calloc(g->max_moves + 1, sizeof *e);
-    gr_score_entry *line = calloc(GR_SCORE_LINE_CAP, sizeof *line);
+    gr_score_entry *e = gr_calloc(g->max_moves + 1, sizeof *e);
+    gr_score_entry *line = gr_calloc(GR_SCORE_LINE_CAP, sizeof *line);
     gr_score_share share = gr_score_why_budget(q, spent);
     size_t n = 0, legal = 0;
     if (e && line) {
@@ -179,14 +180,14 @@ void gr_score_why_account(gr_query *q, const gr_score_game *g, const void *ctx, 
         gr_score_entries_free(line, n);
     }
     gr_score_why_settle(q, &share);
-    free(e);
-    free(line);
+    gr_free(e);
+    gr_free(line);
 }
 
 int gr_score_optimal_moves(gr_query *q, const gr_score_game *g, const void *ctx, const void *s,
                            gr_move_sink *sink)
 {
-    gr_score_entry *e = calloc(g->max_moves + 1, sizeof *e);
+    gr_score_entry *e = gr_calloc(g->max_moves + 1, sizeof *e);
     if (!e)
         return gr_oom(q);
     size_t n = 0, legal = 0;
@@ -213,6 +214,6 @@ int gr_score_optimal_moves(gr_query *q, const gr_score_game *g, const void *ctx,
         }
         rc = rc == 0 && q->err->code ? -1 : rc;
     }
-    free(e);
+    gr_free(e);
     return rc;
 }

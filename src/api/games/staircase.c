@@ -3,6 +3,7 @@
  * to 2^63 - 1 each; only a winning move that would push a stair past it is
  * refused (next could not carry it). */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdlib.h>
 
 #include "api/games/game.h"
@@ -101,7 +102,7 @@ static void explain_odd_stairs(gr_query *q, const uint64_t *stairs, size_t n, ui
     if (q->slim)
         return;
     size_t odd = n / 2;
-    uint64_t *index = malloc((odd ? odd : 1) * sizeof *index), *coins = malloc((odd ? odd : 1) * sizeof *coins);
+    uint64_t *index = gr_malloc((odd ? odd : 1) * sizeof *index), *coins = gr_malloc((odd ? odd : 1) * sizeof *coins);
     if (index && coins) {
         for (size_t k = 0; k < odd; k++) {
             index[k] = 2 * k + 1;
@@ -117,8 +118,8 @@ static void explain_odd_stairs(gr_query *q, const uint64_t *stairs, size_t n, ui
                    "stair is a heap of its coins.");
         gr_why_nim_sum(q, coins, odd, x, "odd stair");
     }
-    free(index);
-    free(coins);
+    gr_free(index);
+    gr_free(coins);
 }
 
 /* "stair_move": {from, to, count, odd}: the move that makes the nim-sum 0. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stone_front3: take 1 to 3 piles from the front; values may be negative. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ static int winning_stone_front3(gr_query *q, gr_move_sink *sink)
         return -1;
     size_t at = 0;
     int rc = gr_score_optimal_moves(q, &front3_game, &r, &at, sink);
-    free((void *)r.stones);
+    gr_free((void *)r.stones);
     return rc;
 }
 
@@ -124,7 +125,7 @@ static int analyze_stone_front3(gr_query *q)
         if (take)
             rc = front3_move(q, stones, n, take);
     }
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 
@@ -146,7 +147,7 @@ static int moves_stone_front3(gr_query *q, gr_move_sink *sink)
         else if (!sink->put(sink, q))
             break;
     }
-    free(stones);
+    gr_free(stones);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

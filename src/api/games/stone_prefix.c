@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stone_prefix: take the first x piles, 1 <= x <= 2M, then M = max(M, x). */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static int read_prefix(gr_query *q, int64_t **stones, size_t *n, uint64_t *m)
             return 0;
         gr_fail(q->err, GR_E_OUT_OF_RANGE, "m", "\"m\" must be at least 1");
     }
-    free(*stones);
+    gr_free(*stones);
     *stones = NULL;
     return -1;
 }
@@ -135,7 +136,7 @@ static int winning_stone_prefix(gr_query *q, gr_move_sink *sink)
         return -1;
     r.stones = stones;
     int rc = gr_score_optimal_moves(q, &prefix_game, &r, &s, sink);
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 
@@ -164,7 +165,7 @@ static int analyze_stone_prefix(gr_query *q)
         if (take)
             rc = prefix_move(q, stones, n, m, take);
     }
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 
@@ -188,7 +189,7 @@ static int moves_stone_prefix(gr_query *q, gr_move_sink *sink)
         else if (!sink->put(sink, q))
             break;
     }
-    free(stones);
+    gr_free(stones);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stone_row: take the first or the last pile; most stones wins. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ static int winning_stone_row(gr_query *q, gr_move_sink *sink)
         return -1;
     row_state s = { 0, n };
     int rc = gr_score_optimal_moves(q, &row_game, stones, &s, sink);
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 
@@ -130,7 +131,7 @@ static int analyze_stone_row(gr_query *q)
         if (end != GR_ROW_NONE)
             rc = row_move(q, stones, n, end);
     }
-    free(stones);
+    gr_free(stones);
     return rc;
 }
 /* Canonical order: take the first pile, then take the last. A row of one
@@ -153,7 +154,7 @@ static int moves_stone_row(gr_query *q, gr_move_sink *sink)
         else if (!sink->put(sink, q))
             break;
     }
-    free(stones);
+    gr_free(stones);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

@@ -3,6 +3,7 @@
  * A sum of heaps like any other, so it answers every compound through the
  * shared heap code; each pile carries its own k. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -102,8 +103,8 @@ static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
     if (*n > q->limits->max_items)
         return gr_fail(q->err, GR_E_TOO_MANY, "piles", "\"piles\" has %zu entries; the limit is %" PRIu64,
                        *n, q->limits->max_items);
-    *x = malloc((*n + 1) * sizeof **x);
-    *k = malloc((*n + 1) * sizeof **k);
+    *x = gr_malloc((*n + 1) * sizeof **x);
+    *k = gr_malloc((*n + 1) * sizeof **k);
     if (!*x || !*k)
         return gr_oom(q);
     size_t i = 0;
@@ -174,8 +175,8 @@ static int analyze_strange_nim(gr_query *q)
         for (size_t i = 0; rc == 0 && i < n && i < FORMULA_PILES; i++)
             explain_formula(q, i, x[i], k[i]);
     }
-    free(x);
-    free(k);
+    gr_free(x);
+    gr_free(k);
     return rc;
 }
 
@@ -204,8 +205,8 @@ static int moves_strange_nim(gr_query *q, gr_move_sink *sink)
         gr_heap_options o = { .ctx = &ctx, .count = strange_count, .at = strange_at };
         rc = gr_heap_moves(q, x, n, &rules, &o, sink);
     }
-    free(x);
-    free(k);
+    gr_free(x);
+    gr_free(k);
     return rc;
 }
 

@@ -3,6 +3,7 @@
  * api/games/subtraction_rules.c). Values and periods from the table file,
  * the cache, or a period search within the budget. */
 #include <inttypes.h>
+#include "grundy/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "api/games/game.h"
 #include "api/games/subtraction_rules.h"
 #include "api/sums/heap_sum.h"
+#include "api/sums/misere_sum.h"
 #include "api/seq_cache.h"
 #include "grundy/heapplay.h"
 #include "grundy/octal.h"
@@ -108,7 +110,7 @@ static gr_status subtraction_values(gr_query *q, subtraction_ctx *c, uint64_t ne
     if (subtraction_from_table(q, c->moves, c->nmoves, &c->ref.seq))
         return GR_OK;
     size_t keylen = (c->nmoves + 1) * sizeof(uint64_t);
-    uint64_t *key = malloc(keylen);
+    uint64_t *key = gr_malloc(keylen);
     if (!key)
         return GR_ENOMEM;
     key[0] = 'S';
@@ -119,7 +121,7 @@ static gr_status subtraction_values(gr_query *q, subtraction_ctx *c, uint64_t ne
         if (s == GR_OK && c->ref.seq.periodic)
             gr_seq_ref_offer(q->cache, key, keylen, &c->ref);
     }
-    free(key);
+    gr_free(key);
     return s;
 }
 
@@ -141,6 +143,22 @@ static int read_set(gr_query *q, uint64_t **moves, size_t *nmoves, uint64_t **pi
         return -1;
     *nmoves = normalise_moves(*moves, *nmoves);
     return 0;
+}
+
+/* A misere sum: by the set's misere quotient, which takes up to
+ * GR_MQ_MAX_SUB moves. */
+static int subtraction_misere_sum(gr_query *q, const uint64_t *moves, size_t nmoves,
+                                  const uint64_t *piles, size_t npiles)
+{
+    gr_mq_rules rules;
+    if (gr_mq_subtraction(moves, nmoves, &rules) != GR_OK)
+        return gr_fail(q->err, GR_E_UNSUPPORTED_CONVENTION, "moves",
+                       "misere sums of subtraction games are answered for sets of at most %u "
+                       "moves; send at most %u moves, one pile, or \"convention\": \"normal\"",
+                       GR_MQ_MAX_SUB, GR_MQ_MAX_SUB);
+    gr_text name = { .len = 0 };
+    describe_set(&name, moves, nmoves);
+    return gr_heap_misere_sum(q, piles, npiles, &rules, name.buf);
 }
 
 /* ---- listing moves: take s for each s in S with s <= n, s ascending ------ */
@@ -171,7 +189,9 @@ static int solve_subtraction(gr_query *q, gr_move_sink *sink)
         goto out;
     subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
     if (q->misere) {
-        rc = sink ? 1 : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
+        rc = sink ? 1
+             : npiles > 1 ? subtraction_misere_sum(q, moves, nmoves, piles, npiles)
+                          : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
         goto out;
     }
     gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
@@ -236,7 +256,7 @@ static const gr_field subtraction_fields[] = {
 };
 
 const gr_game gr_game_subtraction = { .name = "subtraction", .summary = "Take s tokens from one pile, s from a finite set of moves.",
-    .misere = true, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
+    .misere = true, .misere_any = true, .misere_note = GR_MISERE_SUM_NOTE, .compounds = SUMS, .analyze = analyze_subtraction, .moves = moves_subtraction,
     .winning = winning_subtraction,
     .kind = GR_KIND_IMPARTIAL, FIELDS(subtraction_fields),
     .example = "{\"game\":\"subtraction\",\"moves\":[1,3,4],\"piles\":[2,10]}"

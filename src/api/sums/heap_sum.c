@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/sums/heap_sum.h"
+#include "grundy/alloc.h"
 
 #include "api/sums/compound.h"
 #include "api/sums/heap_why.h"
@@ -336,9 +337,9 @@ static int disjunctive(gr_query *q, const uint64_t *piles, const uint64_t *value
 static int selective(gr_query *q, const uint64_t *piles, const uint64_t *values, size_t n,
                      const gr_heap_rules *r)
 {
-    bool *moved = calloc(n ? n : 1, sizeof *moved);
-    uint64_t *target = malloc((n ? n : 1) * sizeof *target);
-    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
+    bool *moved = gr_calloc(n ? n : 1, sizeof *moved);
+    uint64_t *target = gr_malloc((n ? n : 1) * sizeof *target);
+    gr_heap_move *mv = gr_calloc(n ? n : 1, sizeof *mv);
     int rc = -1;
     if (!moved || !target || !mv) {
         rc = gr_oom(q);
@@ -356,9 +357,9 @@ static int selective(gr_query *q, const uint64_t *piles, const uint64_t *values,
     if (win && rc == 0)
         rc = answer_moves(q, piles, n, moved, mv, r);
 out:
-    free(moved);
-    free(target);
-    free(mv);
+    gr_free(moved);
+    gr_free(target);
+    gr_free(mv);
     return rc;
 }
 
@@ -369,9 +370,9 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
         return gr_fail(q->err, GR_E_UNSUPPORTED_COMPOUND, "compound",
                        "the conjunctive compound is not answered for this game; use "
                        "\"disjunctive\", \"selective\" or \"selective_proper\"");
-    uint64_t *rem = malloc((n ? n : 1) * sizeof *rem);
-    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
-    bool *moved = malloc((n ? n : 1) * sizeof *moved);
+    uint64_t *rem = gr_malloc((n ? n : 1) * sizeof *rem);
+    gr_heap_move *mv = gr_calloc(n ? n : 1, sizeof *mv);
+    bool *moved = gr_malloc((n ? n : 1) * sizeof *moved);
     int rc = 0;
     if (!rem || !mv || !moved)
         rc = gr_oom(q);
@@ -390,9 +391,9 @@ static int conjunctive(gr_query *q, const uint64_t *piles, size_t n, const gr_he
         if (rc == 0 && win)
             rc = answer_moves(q, piles, n, moved, mv, r);
     }
-    free(rem);
-    free(mv);
-    free(moved);
+    gr_free(rem);
+    gr_free(mv);
+    gr_free(moved);
     return rc;
 }
 
@@ -488,8 +489,8 @@ static int disjunctive_moves(gr_query *q, const uint64_t *piles, size_t n, const
 static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
                           const gr_heap_options *o, gr_compound_walk *w, gr_move_sink *sink)
 {
-    bool *moved = calloc(n ? n : 1, sizeof *moved);
-    gr_heap_move *mv = calloc(n ? n : 1, sizeof *mv);
+    bool *moved = gr_calloc(n ? n : 1, sizeof *moved);
+    gr_heap_move *mv = gr_calloc(n ? n : 1, sizeof *mv);
     int rc = moved && mv ? 0 : gr_oom(q);
     bool more = rc == 0 && sink->from < sink->total;
     if (more)
@@ -505,8 +506,8 @@ static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr
             rc = q->err->code ? -1 : 1;
         more = rc == 0 && gr_compound_next(w);
     }
-    free(moved);
-    free(mv);
+    gr_free(moved);
+    gr_free(mv);
     return rc < 0 ? -1 : 0;
 }
 
@@ -515,11 +516,11 @@ int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_ru
 {
     if (q->compound != GR_DISJUNCTIVE && r && r->splits)
         return refuse_split_compound(q);
-    gr_u128 *counts = malloc((n ? n : 1) * sizeof *counts);
-    gr_u128 *choice = malloc((n ? n : 1) * sizeof *choice);
+    gr_u128 *counts = gr_malloc((n ? n : 1) * sizeof *counts);
+    gr_u128 *choice = gr_malloc((n ? n : 1) * sizeof *choice);
     if (!counts || !choice) {
-        free(counts);
-        free(choice);
+        gr_free(counts);
+        gr_free(choice);
         return gr_oom(q);
     }
     for (size_t i = 0; i < n; i++)
@@ -533,7 +534,7 @@ int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_ru
         rc = disjunctive_moves(q, piles, n, r, o, counts, sink);
     else
         rc = compound_moves(q, piles, n, r, o, &w, sink);
-    free(counts);
-    free(choice);
+    gr_free(counts);
+    gr_free(choice);
     return rc;
 }

@@ -2,6 +2,7 @@
 /* POST /v1/moves for tokens on a board (graph, grid): every move of the
  * query's compound, from an index (api/sums/token_sum.h states the order). */
 #include <stdlib.h>
+#include "grundy/alloc.h"
 
 #include "grundy/graph.h"
 
@@ -63,9 +64,9 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     if (q->misere && b->ntokens > 1)
         return gr_token_misere_refused(q); /* no position after a move could be answered either */
     size_t n = b->ntokens;
-    gr_u128 *counts = malloc((n ? n : 1) * sizeof *counts);
-    gr_u128 *choice = malloc((n ? n : 1) * sizeof *choice);
-    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
+    gr_u128 *counts = gr_malloc((n ? n : 1) * sizeof *counts);
+    gr_u128 *choice = gr_malloc((n ? n : 1) * sizeof *choice);
+    uint32_t *dest = gr_malloc((n ? n : 1) * sizeof *dest);
     int rc = counts && choice && dest ? 0 : gr_oom(q);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         counts[i] = out_degree(b->graph, b->at[i]);
@@ -78,9 +79,9 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     else if (rc == 0)
         rc = q->compound == GR_DISJUNCTIVE ? disjunctive_moves(q, b, counts, dest, sink)
                                            : compound_moves(q, b, &w, dest, sink);
-    free(counts);
-    free(choice);
-    free(dest);
+    gr_free(counts);
+    gr_free(choice);
+    gr_free(dest);
     return rc;
 }
 
@@ -117,11 +118,11 @@ int gr_token_winning(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     if (q->misere || q->compound != GR_DISJUNCTIVE)
         return 1;
     const gr_graph *g = b->graph;
-    uint32_t *values = malloc(((size_t)g->nnodes + 1) * sizeof *values), cyc = 0, x = 0;
-    uint32_t *dest = malloc((b->ntokens + 1) * sizeof *dest);
+    uint32_t *values = gr_malloc(((size_t)g->nnodes + 1) * sizeof *values), cyc = 0, x = 0;
+    uint32_t *dest = gr_malloc((b->ntokens + 1) * sizeof *dest);
     if (!values || !dest) {
-        free(values);
-        free(dest);
+        gr_free(values);
+        gr_free(dest);
         return gr_oom(q);
     }
     gr_status s = gr_graph_grundy(g, &q->budget, values, &cyc);
@@ -140,7 +141,7 @@ int gr_token_winning(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     }
     if (rc == 0)
         rc = put_winning(q, b, values, x, dest, sink);
-    free(values);
-    free(dest);
+    gr_free(values);
+    gr_free(dest);
     return rc;
 }

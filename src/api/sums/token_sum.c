@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "api/sums/token_sum.h"
+#include "grundy/alloc.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -37,7 +38,7 @@ static cJSON *add_component(gr_query *q, const gr_token_board *b, size_t i)
 
 static uint32_t *new_dest(gr_query *q, size_t n)
 {
-    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
+    uint32_t *dest = gr_malloc((n ? n : 1) * sizeof *dest);
     if (!dest) {
         gr_oom(q);
         return NULL;
@@ -103,7 +104,7 @@ static int answer_one(gr_query *q, const gr_token_board *b, size_t i, uint32_t v
         return -1;
     dest[i] = v;
     int rc = gr_token_answer_move(q, b, dest, false, why);
-    free(dest);
+    gr_free(dest);
     return rc;
 }
 
@@ -134,8 +135,8 @@ typedef struct outcomes {
 static int solve_outcomes(gr_query *q, const gr_graph *g, bool misere, outcomes *o)
 {
     size_t n = (size_t)g->nnodes + 1;
-    o->res = malloc(n * sizeof *o->res);
-    o->depth = malloc(n * sizeof *o->depth);
+    o->res = gr_malloc(n * sizeof *o->res);
+    o->depth = gr_malloc(n * sizeof *o->depth);
     if (!o->res || !o->depth)
         return gr_oom(q);
     gr_status s = gr_graph_outcomes(g, misere, &q->budget, o->res, o->depth);
@@ -144,8 +145,8 @@ static int solve_outcomes(gr_query *q, const gr_graph *g, bool misere, outcomes 
 
 static void free_outcomes(outcomes *o)
 {
-    free(o->res);
-    free(o->depth);
+    gr_free(o->res);
+    gr_free(o->depth);
 }
 
 static int outcome_component(gr_query *q, const gr_token_board *b, const outcomes *o, size_t i)
@@ -242,15 +243,15 @@ static int conjunctive_moves(gr_query *q, const gr_token_board *b, const outcome
     if (rc == 0)
         rc = gr_token_answer_move(q, b, dest, true, win ? "each token by its remoteness rule"
                                                  : "this keeps the game drawn");
-    free(dest);
+    gr_free(dest);
     return rc;
 }
 
 static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcomes *o)
 {
-    uint64_t *rem = malloc((b->ntokens + 1) * sizeof *rem);
+    uint64_t *rem = gr_malloc((b->ntokens + 1) * sizeof *rem);
     if (!rem || gr_ans_components(q)) {
-        free(rem);
+        gr_free(rem);
         return rem ? -1 : gr_oom(q);
     }
     size_t finite = 0;
@@ -274,7 +275,7 @@ static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcom
     }
     if (rc == 0 && (win || drawn))
         rc = conjunctive_moves(q, b, o, win);
-    free(rem);
+    gr_free(rem);
     return rc;
 }
 
@@ -292,18 +293,18 @@ static int conjunctive(gr_query *q, const gr_token_board *b)
 
 static uint64_t *token_values(gr_query *q, const gr_token_board *b, const uint32_t *values)
 {
-    uint64_t *tv = malloc((b->ntokens + 1) * sizeof *tv);
+    uint64_t *tv = gr_malloc((b->ntokens + 1) * sizeof *tv);
     if (!tv || gr_ans_components(q)) {
         if (!tv)
             gr_oom(q);
-        free(tv);
+        gr_free(tv);
         return NULL;
     }
     for (size_t i = 0; i < b->ntokens; i++) {
         tv[i] = values[b->at[i]];
         cJSON *c = add_component(q, b, i);
         if (!c) {
-            free(tv);
+            gr_free(tv);
             return NULL;
         }
         gr_json_add_u64(c, "grundy", tv[i]);
@@ -337,8 +338,8 @@ static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *v
                          const uint64_t *tv)
 {
     size_t n = b->ntokens;
-    bool *moves = malloc((n + 1) * sizeof *moves);
-    uint64_t *target = malloc((n + 1) * sizeof *target);
+    bool *moves = gr_malloc((n + 1) * sizeof *moves);
+    uint64_t *target = gr_malloc((n + 1) * sizeof *target);
     uint32_t *dest = new_dest(q, n);
     int rc = 0;
     if (!moves || !target || !dest)
@@ -354,9 +355,9 @@ static int dag_selective(gr_query *q, const gr_token_board *b, const uint32_t *v
             rc = internal_no_move(q);
     if (win && rc == 0)
         rc = gr_token_answer_move(q, b, dest, true, "every moved token reaches its target value");
-    free(moves);
-    free(target);
-    free(dest);
+    gr_free(moves);
+    gr_free(target);
+    gr_free(dest);
     return rc;
 }
 
@@ -537,7 +538,7 @@ int gr_token_sum(gr_query *q, const gr_token_board *b)
         return misere_single(q, b);
     if (q->compound == GR_CONJUNCTIVE)
         return conjunctive(q, b);
-    uint32_t *values = malloc(((size_t)b->graph->nnodes + 1) * sizeof *values), cyc = 0;
+    uint32_t *values = gr_malloc(((size_t)b->graph->nnodes + 1) * sizeof *values), cyc = 0;
     if (!values)
         return gr_oom(q);
     gr_status s = gr_graph_grundy(b->graph, &q->budget, values, &cyc);
@@ -550,8 +551,8 @@ int gr_token_sum(gr_query *q, const gr_token_board *b)
         uint64_t *tv = token_values(q, b, values);
         rc = !tv ? -1 : q->compound == GR_DISJUNCTIVE ? dag_disjunctive(q, b, values, tv)
                                                        : dag_selective(q, b, values, tv);
-        free(tv);
+        gr_free(tv);
     }
-    free(values);
+    gr_free(values);
     return rc;
 }

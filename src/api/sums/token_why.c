@@ -1,4 +1,5 @@
 #include "api/sums/token_why.h"
+#include "grundy/alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -70,8 +71,8 @@ void gr_token_why_mex(gr_query *q, const gr_token_board *b, const uint32_t *valu
 static bool lone_outcomes(gr_query *q, const gr_graph *g, uint8_t **res, uint32_t **depth)
 {
     size_t n = (size_t)g->nnodes + 1;
-    *res = malloc(n);
-    *depth = malloc(n * sizeof **depth);
+    *res = gr_malloc(n);
+    *depth = gr_malloc(n * sizeof **depth);
     gr_budget share = gr_budget_share(&q->budget, q->budget.left / 2);
     uint64_t given = share.left;
     bool ok = *res && *depth && gr_graph_outcomes(g, false, &share, *res, *depth) == GR_OK;
@@ -148,8 +149,8 @@ void gr_token_why_loopy(gr_query *q, const gr_token_board *b, const gr_loopy *l,
     if (known)
         gr_why_u64(step, "drawn_alone", drawn);
     gr_why_say(q, step, "Values by token%s%s.", b->ntokens ? ": " : "", b->ntokens ? t.buf : "s: none");
-    free(res);
-    free(depth);
+    gr_free(res);
+    gr_free(depth);
 }
 
 void gr_token_why_retrograde(gr_query *q, const gr_token_board *b, uint8_t outcome, uint32_t depth,
