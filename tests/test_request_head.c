@@ -39,7 +39,8 @@ static const char *const GOOD[] = {
     "GET /healthz HTTP/1.1\nHost: x\n\n",
     "POST /v1/analyze HTTP/1.1\r\nContent-Length: 18446744073709551615\r\n\r\n",
     "POST /v1/analyze HTTP/1.1\r\nContent-Length:   26\r\n\r\n{\"game\":\"nim\",\"piles\":[1]}",
-    "POST /v1/analyze HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1a;x=y\r\n{\"game\":\"nim\",\"piles\":[1]}\r\n0\r\n\r\n",
+    "POST /v1/analyze HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    "1a;x=y\r\n{\"game\":\"nim\",\"piles\":[1]}\r\n0\r\n\r\n",
     "POST /v1/analyze HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\nzz\r\n", /* the 501 is the first callback's */
     "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n",
 };

@@ -173,8 +173,8 @@ static void drop_input(gr_acceptor *a, conn *c)
     }
 }
 
-/* A connection that was refused or left without a request: answered
- * (unless code is GR_NERROR_CODES) and lingering. A new one is listed. */
+/* A connection refused at its opening, or whose head is refused or
+ * overdue: answered (unless code is GR_NERROR_CODES), then lingering. */
 static void refuse_conn(gr_acceptor *a, conn *c, gr_error_code code, const char *message, int64_t linger_ms)
 {
     if (code != GR_NERROR_CODES)

@@ -116,8 +116,8 @@ static gr_head_verdict judge_request_line(judge *j, const char *s, size_t len)
         while (t < len && (unsigned char)s[t] > 0x20 && s[t] != 0x7f)
             t++;
     if (i == 0 || i >= len || s[i] != ' ' || t == t0 || t >= len || s[t] != ' ')
-        return refuse(j, GR_E_BAD_REQUEST, "the request line is not METHOD, TARGET and HTTP version with single spaces; "
-                      "send it so, such as GET /healthz HTTP/1.1");
+        return refuse(j, GR_E_BAD_REQUEST, "the request line is not METHOD, TARGET and HTTP version with single "
+                      "spaces; send it so, such as GET /healthz HTTP/1.1");
     if (t - t0 > j->lim->max_url)
         return refuse(j, GR_E_URL_TOO_LONG, "the URL is %zu bytes, longer than the limit of %zu (--max-url); send "
                       "a shorter one (queries go in the body)", t - t0, j->lim->max_url);
