@@ -21,6 +21,7 @@
     X(URL_TOO_LONG, "url_too_long", 414)         \
     X(HEADERS_TOO_LARGE, "headers_too_large", 431) \
     X(UNSUPPORTED_TRANSFER_CODING, "unsupported_transfer_coding", 501) \
+    X(HTTP_VERSION_NOT_SUPPORTED, "http_version_not_supported", 505) \
     X(BODY_TOO_LARGE, "body_too_large", 413)     \
     X(INVALID_QUERY, "invalid_query", 422)       \
     X(MISSING_FIELD, "missing_field", 422)       \

@@ -17,6 +17,7 @@
 
 #include "api/catalog.h"
 #include "grundy/alloc.h"
+#include "server/acceptor.h"
 #include "server/drain.h"
 #include "server/http.h"
 #include "server/http_guard.h"
@@ -42,36 +43,14 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
     gr_log("warn", "event=httpd message=\"%s\"", msg);
 }
 
-/* Resolves host:port into *ss; returns 0 or -1 (logged). */
-static int resolve(const gr_server_config *c, struct sockaddr_storage *ss, bool *ipv6)
-{
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-    struct addrinfo *res = NULL;
-    char port[8];
-    snprintf(port, sizeof port, "%u", (unsigned)c->port);
-    int rc = getaddrinfo(c->host, port, &hints, &res);
-    if (rc != 0 || !res) {
-        gr_log("error", "event=start error=\"cannot resolve host %s: %s\"", c->host, gai_strerror(rc));
-        return -1;
-    }
-    memcpy(ss, res->ai_addr, res->ai_addrlen);
-    *ipv6 = res->ai_family == AF_INET6;
-    freeaddrinfo(res);
-    return 0;
-}
-
 static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *st)
 {
-    struct sockaddr_storage ss;
-    bool ipv6 = false;
-    if (resolve(c, &ss, &ipv6))
-        return NULL;
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
-    if (ipv6)
-        flags |= MHD_USE_IPv6;
-    return MHD_start_daemon(flags, c->port, NULL, NULL, http_handle, st,
+    /* The listener is the acceptor's (acceptor.h), which hands over each
+     * connection whose first head it has judged. */
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
+                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
+    return MHD_start_daemon(flags, 0, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                             MHD_OPTION_CONNECTION_LIMIT, gr_guard_mhd_conn_limit(c),
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, gr_guard_mhd_memory(c),
                             MHD_OPTION_URI_LOG_CALLBACK, gr_guard_uri_seen, NULL,
@@ -79,7 +58,6 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
                             MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, st,
-                            MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
                             /* One thread is the internal thread alone: libmicrohttpd warns
                              * about a pool of 1, so the list ends before it. */
                             c->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (unsigned)c->threads,
@@ -117,13 +95,14 @@ static void reload(server_state *st)
 }
 
 /* The drain (server/drain.h), then the pool and libmicrohttpd stop. */
-static void stop(server_state *st, struct MHD_Daemon *d, int sig)
+static void stop(server_state *st, struct MHD_Daemon *d, gr_acceptor *acc, int sig)
 {
     atomic_store(&st->draining, true);
     gr_log("info", "event=draining signal=%s in_flight=%ld grace=%u timeout=%u", sig == SIGTERM ? "TERM" : "INT",
            atomic_load(&st->in_flight), st->cfg->drain_grace, st->cfg->drain_timeout);
     gr_drain_counts n;
-    gr_drain(st, d, &n);
+    gr_drain(st, acc, &n);
+    gr_acceptor_stop(acc);
     gr_verifier_stop(st->verifier);
     st->verifier = NULL;
     gr_pool_stop(st->pool);
@@ -158,15 +137,22 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
 static int serve(server_state *st)
 {
     const gr_server_config *c = st->cfg;
-    struct MHD_Daemon *d = gr_guard_start(st) == 0 ? start_daemon(c, st) : NULL;
-    if (!d) {
+    unsigned port = c->port;
+    int listener = gr_listen_socket(c, &port);
+    int err = errno;
+    struct MHD_Daemon *d = listener >= 0 && gr_guard_start(st) == 0 ? start_daemon(c, st) : NULL;
+    err = listener >= 0 ? errno : err;
+    gr_acceptor *acc = d ? gr_acceptor_start(st, d, listener) : NULL;
+    if (!acc) {
+        if (d)
+            MHD_stop_daemon(d);
+        else if (listener >= 0)
+            close(listener);
         gr_guard_stop();
         gr_log("error", "event=start error=\"cannot listen on %s:%u: %s\"", c->host, (unsigned)c->port,
-               strerror(errno));
+               strerror(err));
         return 1;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned port = info ? info->port : c->port;
     atomic_store(&st->ready, true);
     log_ready(c, port, st->tables_path);
     int sig;
@@ -175,7 +161,7 @@ static int serve(server_state *st)
         reload(st);
         gr_log_flush();
     }
-    stop(st, d, sig);
+    stop(st, d, acc, sig);
     return 0;
 }
 

@@ -5,13 +5,13 @@
  *      Connection: close (st->draining, set by the caller).
  *   2. For --drain-grace seconds the daemon still accepts and answers,
  *      while load balancers notice /readyz and stop sending.
- *   3. It stops accepting: the listener leaves libmicrohttpd
- *      (MHD_quiesce_daemon), new handshakes are dropped (a socket filter),
- *      the connections the kernel completed in its backlog, and those whose
- *      handshake was under way, are still taken and served, and the
- *      listener is closed, so that a client connecting later is refused,
- *      not reset.
- *   4. It waits up to --drain-timeout for the requests in flight. Past it
+ *   3. It stops accepting (gr_acceptor_close_listener): new handshakes
+ *      are dropped (a socket filter on the listener), the connections the
+ *      kernel completed in its backlog, and those whose handshake was under
+ *      way, are still accepted and served, and the listener is closed, so
+ *      that a client connecting later is refused, not reset.
+ *   4. It waits up to --drain-timeout for the requests in flight (and
+ *      the heads of connections accepted, within --header-timeout). Past it
  *      it cancels what still runs or waits on the compute pool (each
  *      answered 503 shutting_down within GR_DRAIN_CANCEL_MS) and ends NDJSON
  *      streams with an error line.
@@ -26,6 +26,8 @@
 
 #include "server/request.h"
 
+struct gr_acceptor;
+
 #define GR_DRAIN_CANCEL_MS 2000
 #define GR_DRAIN_SETTLE_MS 100 /* for handshakes under way when accepting stops to complete */
 
@@ -36,6 +38,6 @@ typedef struct gr_drain_counts {
 } gr_drain_counts;
 
 /* Steps 2 to 4; the caller then stops the pool and the daemon. */
-void gr_drain(server_state *st, struct MHD_Daemon *d, gr_drain_counts *out);
+void gr_drain(server_state *st, struct gr_acceptor *acc, gr_drain_counts *out);
 
 #endif

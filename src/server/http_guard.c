@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 
+#include "server/request_head.h"
 #include "server/request_id.h"
 
 /* A deadline that has passed and was acted on: the head is refused. */
@@ -44,7 +46,13 @@ static struct {
     pthread_t thread;
     bool running, stop;
     const gr_server_config *cfg;
-    atomic_uint open;     /* connections open, refused ones included */
+    atomic_uint open;     /* connections admitted and not closed: at the acceptor or libmicrohttpd's */
+    struct handed {       /* by descriptor: a connection the acceptor admitted, on its way to NOTIFY_STARTED */
+        bool set;
+        struct ip_slot *ip;
+    } *handed;
+    size_t handed_n;
+    atomic_uint handing;  /* entries set in handed */
 } guard = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 /* Connections open per client address (--per-ip-limit), under guard.mu:
@@ -83,10 +91,11 @@ size_t gr_guard_mhd_memory(const gr_server_config *c)
 
 /* Writes a whole JSON error with Connection: close, for a connection that
  * libmicrohttpd has not answered and will not: a new socket's buffer holds
- * it, so one non-blocking send suffices (a short one is dropped). */
-static void send_raw_error(int fd, gr_error_code code, const char *reason, const char *message)
+ * it, so one non-blocking send suffices (a short one is dropped). message
+ * is JSON string content already (no quote or backslash unescaped). */
+void gr_guard_send_error(int fd, gr_error_code code, const char *message)
 {
-    char body[384], head[512], id[GR_REQUEST_ID_MAX + 1];
+    char body[640], head[512], id[GR_REQUEST_ID_MAX + 1];
     int blen = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"field\":null}}",
                         gr_error_name(code), message);
     gr_request_id_take(id, NULL);
@@ -98,7 +107,7 @@ static void send_raw_error(int fd, gr_error_code code, const char *reason, const
     int hlen = snprintf(head, sizeof head,
                         "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: application/json\r\n"
                         "Content-Length: %d\r\n%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
-                        status, reason, date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
+                        status, gr_head_reason(status), date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
     if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head)
         return;
     char out[sizeof head + sizeof body];
@@ -120,7 +129,7 @@ static void cut_overdue(int64_t now)
             char msg[160];
             snprintf(msg, sizeof msg, "the request line and headers did not arrive within %u s "
                      "(--header-timeout); send them at once", guard.cfg->header_timeout);
-            send_raw_error(g->fd, GR_E_REQUEST_TIMEOUT, "Request Timeout", msg);
+            gr_guard_send_error(g->fd, GR_E_REQUEST_TIMEOUT, msg);
         }
         shutdown(g->fd, SHUT_RDWR);
     }
@@ -150,6 +159,12 @@ int gr_guard_start(server_state *st)
     guard.cfg = st->cfg;
     guard.stop = false;
     atomic_store(&guard.open, 0);
+    atomic_store(&guard.handing, 0);
+    struct rlimit rl;
+    guard.handed_n = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (1u << 20) ? rl.rlim_cur : (1u << 20);
+    guard.handed = calloc(guard.handed_n, sizeof *guard.handed);
+    if (!guard.handed)
+        return -1;
     if (pthread_create(&guard.thread, NULL, deadline_thread, NULL) != 0)
         return -1;
     guard.running = true;
@@ -166,6 +181,9 @@ void gr_guard_stop(void)
     pthread_mutex_unlock(&guard.mu);
     pthread_join(guard.thread, NULL);
     guard.running = false;
+    free(guard.handed);
+    guard.handed = NULL;
+    guard.handed_n = 0;
 }
 
 /* ---- a connection's life ---------------------------------------------------- */
@@ -191,13 +209,11 @@ static bool reuse_idle(void)
     return true;
 }
 
-/* The count of the client's address, one more; NULL when it cannot be
+/* The count of the client's address sa, one more; NULL when it cannot be
  * told or memory runs out (the connection is then not counted). Under
  * guard.mu. */
-static ip_slot *count_address(struct MHD_Connection *conn)
+static ip_slot *count_address(const struct sockaddr *sa)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
     unsigned char key[17] = { 0 };
     if (sa && sa->sa_family == AF_INET)
         memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
@@ -238,14 +254,14 @@ static void uncount_address(ip_slot *slot)
     free(slot);
 }
 
-/* Whether a new connection is served, or else why not (in msg). Under
- * guard.mu. */
-static bool admit(conn_guard *g, struct MHD_Connection *conn, unsigned open, char *msg, size_t size)
+/* Whether a new connection from sa, the open-th, is served, or else why
+ * not (in msg); *ip is its address's count. Under guard.mu. */
+static bool admit(ip_slot **ip, const struct sockaddr *sa, unsigned open, char *msg, size_t size)
 {
     const gr_server_config *c = guard.cfg;
     if (c->per_ip_limit) {
-        g->ip = count_address(conn);
-        if (g->ip && g->ip->n > c->per_ip_limit) {
+        *ip = count_address(sa);
+        if (*ip && (*ip)->n > c->per_ip_limit) {
             snprintf(msg, size, "this client address holds its limit of %u connections (--per-ip-limit); "
                      "reuse them, or retry later", c->per_ip_limit);
             return false;
@@ -259,24 +275,102 @@ static bool admit(conn_guard *g, struct MHD_Connection *conn, unsigned open, cha
     return true;
 }
 
+bool gr_guard_admit(const struct sockaddr *sa, struct ip_slot **ip, char *msg, size_t size)
+{
+    unsigned open = atomic_fetch_add(&guard.open, 1) + 1;
+    *ip = NULL;
+    pthread_mutex_lock(&guard.mu);
+    bool ok = admit(ip, sa, open, msg, size);
+    if (!ok) {
+        uncount_address(*ip);
+        *ip = NULL;
+    }
+    pthread_mutex_unlock(&guard.mu);
+    if (!ok)
+        atomic_fetch_sub(&guard.open, 1);
+    return ok;
+}
+
+void gr_guard_forget(struct ip_slot *ip)
+{
+    pthread_mutex_lock(&guard.mu);
+    uncount_address(ip);
+    pthread_mutex_unlock(&guard.mu);
+    atomic_fetch_sub(&guard.open, 1);
+}
+
+/* Clears the hand-over of fd, undoing its counts unless kept; the slot
+ * when one was handed over (kept) or NULL. Under guard.mu. */
+static bool take_handed(int fd, bool keep, ip_slot **ip)
+{
+    if (fd < 0 || (size_t)fd >= guard.handed_n || !guard.handed[fd].set)
+        return false;
+    *ip = guard.handed[fd].ip;
+    guard.handed[fd].set = false;
+    atomic_fetch_sub(&guard.handing, 1);
+    if (!keep) {
+        uncount_address(*ip);
+        atomic_fetch_sub(&guard.open, 1);
+    }
+    return true;
+}
+
+bool gr_guard_hand_over(int fd, struct ip_slot *ip)
+{
+    pthread_mutex_lock(&guard.mu);
+    bool ok = fd >= 0 && (size_t)fd < guard.handed_n;
+    if (ok) {
+        ip_slot *stale;
+        take_handed(fd, false, &stale); /* one libmicrohttpd dropped before opening it */
+        guard.handed[fd] = (struct handed){ .set = true, .ip = ip };
+        atomic_fetch_add(&guard.handing, 1);
+    }
+    pthread_mutex_unlock(&guard.mu);
+    return ok;
+}
+
+void gr_guard_take_back(int fd)
+{
+    ip_slot *ip;
+    pthread_mutex_lock(&guard.mu);
+    take_handed(fd, false, &ip);
+    pthread_mutex_unlock(&guard.mu);
+}
+
+unsigned gr_guard_handing(void)
+{
+    return atomic_load(&guard.handing);
+}
+
+/* Connections from the acceptor (acceptor.h) come admitted; others (the
+ * fuzz target's) are admitted here. */
 void gr_guard_open(request *rq, struct MHD_Connection *conn)
 {
     conn_guard *g = calloc(1, sizeof *g);
     rq->guard = g;
-    unsigned open = atomic_fetch_add(&guard.open, 1) + 1;
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (!g || !ci)
-        return;
-    g->fd = ci->connect_fd;
-    char msg[160];
+    int fd = ci ? ci->connect_fd : -1;
+    ip_slot *ip = NULL;
     pthread_mutex_lock(&guard.mu);
+    bool admitted = take_handed(fd, g != NULL, &ip);
+    unsigned open = admitted ? atomic_load(&guard.open) : atomic_fetch_add(&guard.open, 1) + 1;
+    if (!g || fd < 0) {
+        if (admitted && !g)
+            atomic_fetch_add(&guard.open, 1); /* take_handed dropped it; gr_guard_close drops it again */
+        pthread_mutex_unlock(&guard.mu);
+        return;
+    }
+    g->fd = fd;
+    g->ip = ip;
+    char msg[160];
     int64_t now = now_ms();
-    if (admit(g, conn, open, msg, sizeof msg)) {
+    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (admitted || admit(&g->ip, ai ? ai->client_addr : NULL, open, msg, sizeof msg)) {
         atomic_init(&g->deadline_ms, now + (int64_t)guard.cfg->header_timeout * 1000);
     } else {
         /* In libmicrohttpd's spare slots: answered at once, then read
          * until the client closes or the next tick. */
-        send_raw_error(g->fd, GR_E_OVERLOADED, "Service Unavailable", msg);
+        gr_guard_send_error(g->fd, GR_E_OVERLOADED, msg);
         shutdown(g->fd, SHUT_WR);
         g->refused = true;
         atomic_init(&g->deadline_ms, now + TICK_MS);

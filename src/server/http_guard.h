@@ -8,20 +8,23 @@
  * is read and dropped, within a byte and a time bound, so that a client that
  * writes its whole body before reading sees the answer.
  *
- * What libmicrohttpd 0.9.75 still answers itself, in HTML with Connection:
- * close, is decided while it parses, before any callback of ours
- * (connection.c; README.md, "The front door"; the TODO tests of
- * test_front.py):
- * - a head larger than its connection memory (gr_guard_mhd_memory): 414
- *   while in the request line, 431 in the headers;
- * - a request line it cannot parse: 400, or a close without an answer;
- * - an HTTP version other than 1.0 and 1.1: 505;
- * - a Content-Length that is not digits (400) or past 2^64 (413):
- *   parse_connection_headers queues the error, then falls through to
- *   HEADERS_PROCESSED and builds the same response's head a second time,
- *   so the status line and headers go out twice;
- * - a bad chunk size or chunk end in the body: 400.
- * Each closes the connection; none reaches the routes. */
+ * The admission (--conn-limit, --per-ip-limit) and a connection's first
+ * head are the acceptor's (acceptor.h, request_head.h): it answers in JSON
+ * the first heads libmicrohttpd 0.9.75 would answer itself, before any
+ * callback of ours. What libmicrohttpd still answers itself, in HTML with
+ * Connection: close, is what it parses past that first head (connection.c;
+ * README.md, "The front door"; the TODO tests of test_front.py):
+ * - on a keep-alive connection, each later request head: a head larger than
+ *   its connection memory (gr_guard_mhd_memory: 414 while in the request
+ *   line, 431 in the headers), a request line it cannot parse (400, or a
+ *   close without an answer), an HTTP version other than 1.0 and 1.1
+ *   (505), and a Content-Length that is not digits (400) or past 2^64
+ *   (413), whose status line and headers it sends twice;
+ * - a bad chunk size or chunk end in body bytes that arrive after the
+ *   head's: 400.
+ * Each closes the connection; none reaches the routes. The guards below
+ * (the URL, 414, 431, 501) still judge every request, the first included,
+ * in its first callback. */
 #ifndef GRUNDY_SERVER_HTTP_GUARD_H
 #define GRUNDY_SERVER_HTTP_GUARD_H
 
@@ -45,12 +48,34 @@ unsigned gr_guard_mhd_conn_limit(const gr_server_config *c);
 size_t gr_guard_mhd_memory(const gr_server_config *c);
 
 /* A connection opened (NOTIFY_STARTED; rq is its socket context): starts
- * its head deadline, or, past --conn-limit or --per-ip-limit, answers 503
- * and closes it.
+ * its head deadline. One the acceptor did not admit (the fuzz target's
+ * own, or a descriptor past the hand-over table) is admitted here: past
+ * --conn-limit or --per-ip-limit it is answered 503 and closed.
  * gr_guard_close undoes gr_guard_open (NOTIFY_CLOSED, before the socket is
  * closed, so the deadline thread never touches a reused descriptor). */
 void gr_guard_open(request *rq, struct MHD_Connection *conn);
 void gr_guard_close(request *rq);
+
+/* The acceptor's side (acceptor.h), before libmicrohttpd has the
+ * connection. gr_guard_admit counts a new connection from sa against
+ * --conn-limit and --per-ip-limit (closing an idle keep-alive connection to
+ * make room), or refuses it with msg (answer 503, count nothing);
+ * gr_guard_forget uncounts one closed before libmicrohttpd had it.
+ * gr_guard_hand_over passes the counts of fd on to its NOTIFY_STARTED
+ * (false: fd is past the table, forget it, it is counted there anew);
+ * gr_guard_take_back undoes it when MHD_add_connection fails;
+ * gr_guard_handing counts those handed over and not yet opened. */
+struct sockaddr;
+struct ip_slot;
+bool gr_guard_admit(const struct sockaddr *sa, struct ip_slot **ip, char *msg, size_t size);
+void gr_guard_forget(struct ip_slot *ip);
+bool gr_guard_hand_over(int fd, struct ip_slot *ip);
+void gr_guard_take_back(int fd);
+unsigned gr_guard_handing(void);
+
+/* A JSON error with Connection: close written on the socket fd, for a
+ * connection libmicrohttpd does not answer; message is JSON string content. */
+void gr_guard_send_error(int fd, gr_error_code code, const char *message);
 
 /* The head arrived (the first callback of a request): false when the
  * connection was already answered 503 or its deadline passed, so that the
