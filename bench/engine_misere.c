@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere quotient benchmark (bench/misere.sh), CPU time of one core:
  *   - building the quotient of Kayles (0.77) to its certified period, and
  *     of every code 0.d1 and 0.d1d2 (to a period, a stop, or heap 200);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The long octal periods of the default table file (Flammenkamp's table,
  * Czajka's solver): CPU time to certify each by the solver's rare/common
  * method, and the recomputed preperiod and period against the published

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The long octal periods (0.127, 0.16, 0.56, 0.376) of the default table
 # file:
 #   (a) the CPU time to certify each with the engine's rare/common solver

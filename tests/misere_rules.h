@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rules of heap games written from their definitions, for the tests
  * that check the misere quotients independently of the engine
  * (test_misere_brute.c, test_misere_closure.c): no engine code. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for query memory accounts (include/grundy/alloc.h): charges by
  * usable size, credits on free, the per-query limit, the process-wide
  * total across threads, and a real solver stopped by its account with the

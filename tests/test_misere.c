@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for misere quotients of heap games (include/grundy/misere_quotient.h).
  *
  * The brute-force twin shares no code with the engine: the moves of a heap

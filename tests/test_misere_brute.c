@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An independent check of the misere quotients (include/grundy/misere_quotient.h)
  * against exhaustive play, sharing no code with the engine.
  *

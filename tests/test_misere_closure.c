@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere quotients checked over every sum of heaps <= n, of any
  * multiplicity, independently of the engine's own verification
  * (misere_verify.c): the moves come from misere_rules.h, only the quotient

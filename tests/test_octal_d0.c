@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for octal codes with a d0 digit (include/grundy/octal.h): d0 = 4
  * splits a heap into two non-empty heaps without removing a token (4.7 is
  * Daisies); d0 with bit 1 or 2 names no game and is refused.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: an answer of POST /v1/analyze on the page, with its
 // structured `why` and `winning_moves` drawn generically, and the request as
 // JSON and as a curl command.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: forms built from GET /v1/games, answers from
 // POST /v1/analyze, a game against the service on a board of each game, and
 // the Grundy sequence of a heap game from one POST /v1/batch. ES modules, no

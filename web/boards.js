@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: a board for each game. A board only draws the position
 // and maps a click to the legal moves of POST /v1/moves whose `move` fields
 // match the clicked element (ctx.offer plays one, or offers a chooser when

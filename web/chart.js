@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: the Grundy sequence of a heap game from one
 // POST /v1/batch, drawn as bars. The drawing is made at the width it is shown
 // at (one SVG unit is one CSS pixel), so its labels keep their 11 px on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: the position form, built from a game's field
 // descriptions in GET /v1/games, and the query it describes.
 import { $, el, fmt, intValue, parseExact, Raw, showError, toJson, wireInts } from "./util.js";

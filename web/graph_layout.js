@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: a deterministic layered layout of a directed graph for
 // the graph board. Each node's layer is its longest path from a node with no
 // incoming edge (edges that close a cycle are ignored, found by a depth-first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: a game against the service on a board. The legal moves
 // are those of POST /v1/moves for the position shown, the service's replies
 // and hints come from POST /v1/analyze; the page knows no rule of any game.

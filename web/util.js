@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // grundyd playground: exact JSON, the service's API, and DOM helpers.
 //
 // Integers stay exact: every request asks for string integers (Accept:

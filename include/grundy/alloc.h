@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Query memory: the one accounting point for what a query allocates.
  *
  * The engine and the API layer allocate through gr_malloc, gr_calloc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere quotients of heap games (octal codes, subtraction sets, Grundy's
  * game), after Plambeck and Siegel, "Misere quotients for impartial games"
  * (JCTA 2008, arXiv math/0609825).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/why.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The structured account of an answer, its "why" member:
  *
  *   {"steps": [{"step": KIND, ...facts..., "text": SENTENCE}, ...]}

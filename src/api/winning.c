@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/winning.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "winning_moves" of an answer:
  *
  *   {"total": N | null, "moves": [{"move": {...}, "next": {...}}, ...], ["note": "..."]}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* malloc_usable_size and malloc_trim are glibc's (malloc.h). */
 #define _GNU_SOURCE
 #include "grundy/alloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The state of a misere quotient under construction, shared by
  * misere_quotient.c (heap by heap) and misere_grow.c (new generators). */
 #ifndef GRUNDY_MISERE_GROW_H

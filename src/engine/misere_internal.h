@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The exact verification of a candidate misere quotient (misere_verify.c),
  * shared with its construction (misere_quotient.c).
  *

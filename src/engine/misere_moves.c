@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rules of the heap games with misere quotients (misere_quotient.h),
  * their moves, and the memoised direct search over sums of heaps. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The construction of misere quotients heap by heap (misere_quotient.h);
  * verification in misere_verify.c, new generators in misere_grow.c. */
 #include <stdlib.h>

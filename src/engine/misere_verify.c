@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exact verification of a candidate misere quotient over every sum of the
  * heaps added so far (misere_internal.h). */
 #include <stdlib.h>

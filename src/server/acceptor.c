@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The acceptor (acceptor.h). One thread owns the listener, an epoll set
  * and the connections accepted whose first head has not arrived; it alone
  * touches them, so they need no lock. The thread wakes at least every

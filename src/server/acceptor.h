@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The daemon's own listening socket and its acceptor thread, in front of
  * libmicrohttpd (started with MHD_USE_NO_LISTEN_SOCKET).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The front door's guards (http_guard.h). The deadline of each request head
  * is kept by one thread, which shuts down the socket of a connection past
  * it: libmicrohttpd then sees the end of its input and closes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The front door's guards, which libmicrohttpd does not give: the request
  * head judged before any route sees it (a URL that decodes to a control
  * byte, a URL or head over its limit, a transfer coding other than chunked),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The first request head, judged on peeked bytes (request_head.h). The
  * grammar is RFC 9112's, as strict as libmicrohttpd 0.9.75 is or stricter,
  * so that a head passed on is never one libmicrohttpd answers itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The first request head of a connection, judged on the bytes the acceptor
  * peeked (acceptor.h) before libmicrohttpd sees them: exactly the heads
  * libmicrohttpd 0.9.75 would refuse itself, in HTML and before any

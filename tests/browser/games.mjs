@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One small starting position of each game of the catalogue (and a misère
 // one), for the browser test that plays every game to the end on the page
 // (each finishes within a few plies), and the driver that plays one: it clicks the board as a user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A libFuzzer target for the request head (method, URL, headers, length
  * fields and what follows) through the real daemon: gr_server_run, with
  * libmicrohttpd and every guard of http_guard.c, serves on loopback in a

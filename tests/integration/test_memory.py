@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Integration tests of query memory (include/grundy/alloc.h): every
 allocation a query's solver makes is charged to it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every octal period the literature knows, answered at 10^18, and octal
 codes with a d0 digit.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`why` and `winning_moves` of the games with their own argument (wythoff,
 fibonacci, divisor), the token games (graph, grid) and the score games
 (tictactoe, mnk, can_i_win, stone_row, stone_prefix, stone_front3), through

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The "why" and "winning_moves" of the heap games, staircase and coins
 against brute force (brute.py), through the real grundyd.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/games/score_why.h"
 #include "grundy/alloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The steps of "why" the score games share: the value of every legal move
  * ("move_values") and the principal variation, the line both sides play
  * with best play ("principal_variation"). A value is what the game's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/sums/heap_why.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The steps of "why" that only heap games have: the options of the heap a
  * winning move changes, with their Grundy values and their mex ("mex"), and
  * the period that gave the values of heaps past those computed ("period"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The winning hook of heap sums (api/sums/heap_sum.h): in a disjunctive
  * sum a move wins exactly when it takes its pile to the pile's target,
  * value ^ nim-sum, so the count needs each pile's options and their values,

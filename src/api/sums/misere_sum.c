@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere sums of heaps by misere quotients (misere_sum.h). */
 #include "api/sums/misere_sum.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misere play of sums of heaps (octal games, subtraction sets, Grundy's
  * game) by misere quotients (include/grundy/misere_quotient.h): the table
  * file's ("misere:octal:CODE"), else one built on demand within the query's

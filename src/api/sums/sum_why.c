@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/sums/sum_why.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The steps of "why" shared by every disjunctive sum whose components have
  * Grundy values (heaps, odd stairs, coins): the nim-sum column by column
  * ("nim_sum") and the component a winning move changes ("target"). Facts are

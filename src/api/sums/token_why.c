@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "api/sums/token_why.h"
 #include "grundy/alloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The steps of "why" that tokens on a graph have (graph and grid): the
  * options of the node a winning move leaves, with their Grundy values and
  * their mex ("node_mex"); the values of tokens on a graph with cycles
