@@ -8,14 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "server/bg_thread.h"
 #include "server/log.h"
 
 struct gr_verifier {
     server_state *st;
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t wake;
-    bool stopping;
+    gr_bg_thread bg;
 };
 
 /* One check at a time: the thread's and SIGHUP's. */
@@ -83,19 +81,13 @@ static void *verifier(void *arg)
     const gr_snapshot *last = s;
     gr_snapshot_release(s);
     long interval_ms = (long)st->cfg->verify_interval * 1000, since_full = 0;
-    pthread_mutex_lock(&v->mu);
-    while (!v->stopping) {
-        struct timespec due;
-        clock_gettime(CLOCK_MONOTONIC, &due);
-        due.tv_nsec += GR_VERIFY_FAULT_MS * 1000000L;
-        if (due.tv_nsec >= 1000000000L) {
-            due.tv_sec++;
-            due.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&v->wake, &v->mu, &due);
-        if (v->stopping)
+    pthread_mutex_lock(&v->bg.mu);
+    while (!v->bg.stopping) {
+        struct timespec due = gr_bg_thread_due(GR_VERIFY_FAULT_MS);
+        pthread_cond_timedwait(&v->bg.wake, &v->bg.mu, &due);
+        if (v->bg.stopping)
             break;
-        pthread_mutex_unlock(&v->mu);
+        pthread_mutex_unlock(&v->bg.mu);
         s = gr_snapshot_acquire(&st->snaps);
         if (s != last) /* a reload: its faults count from 0 */
             faults_seen = 0;
@@ -106,9 +98,9 @@ static void *verifier(void *arg)
         if (full)
             since_full = 0;
         check(st, full, &faults_seen);
-        pthread_mutex_lock(&v->mu);
+        pthread_mutex_lock(&v->bg.mu);
     }
-    pthread_mutex_unlock(&v->mu);
+    pthread_mutex_unlock(&v->bg.mu);
     return NULL;
 }
 
@@ -118,15 +110,7 @@ gr_verifier *gr_verifier_start(server_state *st)
     if (!v)
         return NULL;
     v->st = st;
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    pthread_mutex_init(&v->mu, NULL);
-    pthread_cond_init(&v->wake, &a);
-    pthread_condattr_destroy(&a);
-    if (pthread_create(&v->thread, NULL, verifier, v) != 0) {
-        pthread_cond_destroy(&v->wake);
-        pthread_mutex_destroy(&v->mu);
+    if (gr_bg_thread_start(&v->bg, verifier, v) != 0) {
         free(v);
         return NULL;
     }
@@ -137,13 +121,7 @@ void gr_verifier_stop(gr_verifier *v)
 {
     if (!v)
         return;
-    pthread_mutex_lock(&v->mu);
-    v->stopping = true;
-    pthread_cond_signal(&v->wake);
-    pthread_mutex_unlock(&v->mu);
-    pthread_join(v->thread, NULL);
-    pthread_cond_destroy(&v->wake);
-    pthread_mutex_destroy(&v->mu);
+    gr_bg_thread_stop(&v->bg);
     free(v);
 }
 

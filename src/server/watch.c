@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "server/watch.h"
 
+#include "server/bg_thread.h"
+
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,16 +13,14 @@
 #include <time.h>
 
 struct gr_watch {
-    pthread_mutex_t mu;
-    pthread_cond_t wake;
+    gr_bg_thread bg;
     gr_watched *head;
     unsigned count;
-    bool stopping, cancel_all;
+    bool cancel_all;
     atomic_ulong disconnects, drained; /* flags raised: client gone; the drain's cancel */
     struct pollfd *fds;     /* the poll set, grown as the list grows */
     gr_watched **owners;    /* owners[i] polled fds[i] */
     unsigned cap;
-    pthread_t thread;
 };
 
 static bool grow(gr_watch *w, unsigned need)
@@ -42,7 +42,7 @@ static bool grow(gr_watch *w, unsigned need)
     return true;
 }
 
-/* One look at every socket on the list, w->mu held: no socket on it can
+/* One look at every socket on the list, w->bg.mu held: no socket on it can
  * be closed meanwhile (gr_watch_remove takes the lock first). */
 static void poll_once(gr_watch *w)
 {
@@ -65,31 +65,20 @@ static void poll_once(gr_watch *w)
     }
 }
 
-static void add_ms(struct timespec *t, long ms)
-{
-    t->tv_nsec += ms * 1000000L;
-    while (t->tv_nsec >= 1000000000L) {
-        t->tv_sec++;
-        t->tv_nsec -= 1000000000L;
-    }
-}
-
 static void *watcher(void *arg)
 {
     gr_watch *w = arg;
-    pthread_mutex_lock(&w->mu);
-    while (!w->stopping) {
+    pthread_mutex_lock(&w->bg.mu);
+    while (!w->bg.stopping) {
         poll_once(w);
         if (!w->count) {
-            pthread_cond_wait(&w->wake, &w->mu);
+            pthread_cond_wait(&w->bg.wake, &w->bg.mu);
             continue;
         }
-        struct timespec due;
-        clock_gettime(CLOCK_MONOTONIC, &due);
-        add_ms(&due, GR_WATCH_MS);
-        pthread_cond_timedwait(&w->wake, &w->mu, &due);
+        struct timespec due = gr_bg_thread_due(GR_WATCH_MS);
+        pthread_cond_timedwait(&w->bg.wake, &w->bg.mu, &due);
     }
-    pthread_mutex_unlock(&w->mu);
+    pthread_mutex_unlock(&w->bg.mu);
     return NULL;
 }
 
@@ -98,17 +87,9 @@ gr_watch *gr_watch_start(void)
     gr_watch *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->wake, &a);
-    pthread_condattr_destroy(&a);
     atomic_init(&w->disconnects, 0);
     atomic_init(&w->drained, 0);
-    if (pthread_create(&w->thread, NULL, watcher, w) != 0) {
-        pthread_cond_destroy(&w->wake);
-        pthread_mutex_destroy(&w->mu);
+    if (gr_bg_thread_start(&w->bg, watcher, w) != 0) {
         free(w);
         return NULL;
     }
@@ -119,13 +100,7 @@ void gr_watch_stop(gr_watch *w)
 {
     if (!w)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->stopping = true;
-    pthread_cond_signal(&w->wake);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->thread, NULL);
-    pthread_cond_destroy(&w->wake);
-    pthread_mutex_destroy(&w->mu);
+    gr_bg_thread_stop(&w->bg);
     free(w->fds);
     free(w->owners);
     free(w);
@@ -133,7 +108,7 @@ void gr_watch_stop(gr_watch *w)
 
 void gr_watch_add(gr_watch *ww, gr_watched *w, int fd)
 {
-    pthread_mutex_lock(&ww->mu);
+    pthread_mutex_lock(&ww->bg.mu);
     atomic_store(&w->cancel, ww->cancel_all);
     w->fd = fd;
     w->prev = NULL;
@@ -143,13 +118,13 @@ void gr_watch_add(gr_watch *ww, gr_watched *w, int fd)
     ww->head = w;
     atomic_store(&w->linked, true);
     if (ww->count++ == 0)
-        pthread_cond_signal(&ww->wake);
-    pthread_mutex_unlock(&ww->mu);
+        pthread_cond_signal(&ww->bg.wake);
+    pthread_mutex_unlock(&ww->bg.mu);
 }
 
 void gr_watch_remove(gr_watch *ww, gr_watched *w)
 {
-    pthread_mutex_lock(&ww->mu);
+    pthread_mutex_lock(&ww->bg.mu);
     if (atomic_load(&w->linked)) {
         if (w->prev)
             w->prev->next = w->next;
@@ -160,18 +135,18 @@ void gr_watch_remove(gr_watch *ww, gr_watched *w)
         atomic_store(&w->linked, false);
         ww->count--;
     }
-    pthread_mutex_unlock(&ww->mu);
+    pthread_mutex_unlock(&ww->bg.mu);
 }
 
 unsigned gr_watch_cancel_all(gr_watch *ww)
 {
-    pthread_mutex_lock(&ww->mu);
+    pthread_mutex_lock(&ww->bg.mu);
     ww->cancel_all = true;
     for (gr_watched *x = ww->head; x; x = x->next)
         if (!atomic_exchange(&x->cancel, true))
             atomic_fetch_add(&ww->drained, 1);
     unsigned n = ww->count;
-    pthread_mutex_unlock(&ww->mu);
+    pthread_mutex_unlock(&ww->bg.mu);
     return n;
 }
 
