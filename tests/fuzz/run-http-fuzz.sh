@@ -3,7 +3,7 @@
 # Fuzzes the request head for a bounded time: builds tests/fuzz/fuzz_http_head.c
 # with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer
 # (every report fatal) against the daemon's sources, then runs it from a copy
-# of tests/fuzz/corpus/http for SECONDS (default 30, or $GRUNDY_FUZZ_SECONDS).
+# of tests/fuzz/corpus/http for SECONDS (default 20, or $GRUNDY_FUZZ_SECONDS).
 # Prints TAP: one test, skipped when clang or its libFuzzer runtime is missing.
 #
 # Usage: run-http-fuzz.sh BUILD_DIR TABLE_FILE [SECONDS]
@@ -15,7 +15,7 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
 tables=$2
-seconds=${3:-${GRUNDY_FUZZ_SECONDS:-30}}
+seconds=${3:-${GRUNDY_FUZZ_SECONDS:-20}}
 work=$build/fuzz-http
 echo "1..1"
 if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |

@@ -263,6 +263,9 @@ class Resp:
 # The response log: what the daemon answered, for scripts/validate-responses.mjs
 
 RESPONSE_LOG_ENV = "GRUNDY_RESPONSE_LOG"
+# "0" skips the check (scripts/test.sh's sanitizer stages: the same code
+# answers there, and the normal build's run has checked its responses).
+RESPONSE_CHECK_ENV = "GRUNDY_RESPONSE_CHECK"
 VALIDATOR = os.path.join(REPO_ROOT, "scripts", "validate-responses.mjs")
 VALIDATOR_MODULES = ("ajv", "ajv-formats", "yaml")
 
@@ -374,6 +377,11 @@ def validate_responses(tap, timeout=240):
         log.discard()
         return
     name = "every response conforms to openapi.yaml (%d responses)" % n
+    if os.environ.get(RESPONSE_CHECK_ENV) == "0":
+        log.discard()
+        tap.skip(name, "%s=0: the sanitizer builds answer as the normal build, whose run checks "
+                 "its responses" % RESPONSE_CHECK_ENV)
+        return
     why = validator_missing()
     if why is not None:
         tap.skip(name, why)

@@ -329,7 +329,7 @@ def t_ttt_all_strings(ck):
         c = Client(ck.port)
         mine = []
         for b in chunk:
-            r = c.post(ttt(b))
+            r = c.post(dict(ttt(b), explain=False))  # the status is what is checked
             if b in reach:
                 if r.status != 200:
                     mine.append("%s is reachable, got %r" % (b, r))
