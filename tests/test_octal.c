@@ -15,53 +15,13 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "octal_twin.h"
 #include "seq_check.h"
-
 
 #define BIG_BUDGET 100000000000u
 #define MAX_NAIVE 6000u
 
 /* ---- brute-force twin: values ---- */
-
-/* Digits of "0.d1d2..." read directly; returns t. */
-static unsigned read_digits(const char *text, unsigned digit[9])
-{
-    unsigned t = 0;
-    memset(digit, 0, 9 * sizeof digit[0]);
-    for (unsigned k = 1; text[k + 1] != '\0'; k++) {
-        digit[k] = (unsigned)(text[k + 1] - '0');
-        if (digit[k])
-            t = k;
-    }
-    return t;
-}
-
-/* g(0 .. count) by the definition: every move, every split. */
-static uint16_t *naive_values(const char *text, uint64_t count)
-{
-    unsigned digit[9], t = read_digits(text, digit);
-    uint16_t *g = malloc(count * sizeof *g);
-    bool *seen = malloc(65536 * sizeof *seen);
-    REQUIRE(g != NULL && seen != NULL);
-    for (uint64_t n = 0; n < count; n++) {
-        memset(seen, 0, 1024 * sizeof *seen);
-        for (unsigned k = 1; k <= t; k++) {
-            if ((digit[k] & 1) && n == k)
-                seen[0] = true;
-            if ((digit[k] & 2) && n > k)
-                seen[g[n - k]] = true;
-            for (uint64_t a = 1; (digit[k] & 4) && n > k && a < n - k; a++)
-                seen[g[a] ^ g[n - k - a]] = true;
-        }
-        uint16_t m = 0;
-        while (seen[m])
-            m++;
-        REQUIRE(m < 1000);
-        g[n] = m;
-    }
-    free(seen);
-    return g;
-}
 
 static void check_against_naive(const gr_seq *s, const uint16_t *g, uint64_t upto,
                                 const char *text)
@@ -143,7 +103,7 @@ START_TEST(test_known_periods)
     REQUIRE_EQ(s.preperiod, kc->pre);
     REQUIRE_EQ(s.period, kc->period);
     uint64_t upto = s.count + 2000;
-    uint16_t *g = naive_values(kc->text, upto);
+    uint16_t *g = octal_twin_values(kc->text, upto);
     check_against_naive(&s, g, upto, kc->text);
     check_least_period(&s, g, upto);
     free(g);
@@ -176,7 +136,7 @@ START_TEST(test_all_three_digit_codes)
         uint64_t upto = 301;
         if (s.periodic && s.count + 1000 <= MAX_NAIVE / 2)
             upto = s.count + 1000;
-        uint16_t *g = naive_values(text, upto);
+        uint16_t *g = octal_twin_values(text, upto);
         check_against_naive(&s, g, upto, text);
         if (s.periodic && upto > 301)
             check_least_period(&s, g, upto);
@@ -235,9 +195,9 @@ static reference_period reference_certificate(const uint16_t *g, uint64_t max_va
  * scan over the naive values. */
 static void check_code_against_twins(const char *text, uint64_t max_values, uint64_t upto)
 {
-    unsigned digit[9], t = read_digits(text, digit);
+    unsigned digit[9], t = octal_twin_digits(text, digit);
     uint64_t top = upto > max_values ? upto : max_values;
-    uint16_t *g = naive_values(text, top);
+    uint16_t *g = octal_twin_values(text, top);
     gr_seq s = solve_code(text, 0, max_values, GR_OK);
     uint64_t check = s.periodic ? upto : s.count;
     check_against_naive(&s, g, check, text);
@@ -305,7 +265,7 @@ START_TEST(test_budget_sweep)
     gr_octal_code code;
     REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
     gr_seq full = solve_code(text, 0, TWIN_TOP, GR_OK);
-    uint16_t *g = naive_values(text, TWIN_TOP);
+    uint16_t *g = octal_twin_values(text, TWIN_TOP);
     for (uint64_t steps = 1; steps < 100000000u; steps = steps * 3 + steps / 2) {
         for (uint64_t need = 0; need <= 200; need += 100) {
             gr_budget b = gr_budget_make(steps);
@@ -339,7 +299,7 @@ END_TEST
  * short of a value stops before it. */
 static uint64_t plain_cost(const char *text, uint64_t count)
 {
-    unsigned digit[9], t = read_digits(text, digit);
+    unsigned digit[9], t = octal_twin_digits(text, digit);
     uint64_t total = 0;
     for (uint64_t n = 0; n < count; n++) {
         total += t + n + 1;
@@ -392,7 +352,7 @@ START_TEST(test_sparse_values_far)
     static const char *codes[] = { "0.014", "0.015", "0.156", "0.54", "0.341" };
     const char *text = codes[_i];
     enum { FAR = 9000 };
-    uint16_t *g = naive_values(text, FAR);
+    uint16_t *g = octal_twin_values(text, FAR);
     gr_seq s = solve_code(text, FAR - 1, FAR, GR_OK);
     check_against_naive(&s, g, s.periodic ? FAR : s.count, text);
     if (!s.periodic)
@@ -548,7 +508,7 @@ START_TEST(test_winning_moves_small_sums)
 {
     const char *text = replay_codes[_i];
     searcher sr;
-    sr.t = read_digits(text, sr.digit);
+    sr.t = octal_twin_digits(text, sr.digit);
     sr.memo = calloc(MEMO_CAP, sizeof *sr.memo);
     REQUIRE(sr.memo != NULL);
     gr_octal_code code;
@@ -600,7 +560,7 @@ START_TEST(test_moves_against_full_scan)
 {
     const char *text = known[_i].text;
     searcher sr;
-    sr.t = read_digits(text, sr.digit);
+    sr.t = octal_twin_digits(text, sr.digit);
     gr_octal_code code;
     REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
     gr_seq s = solve_code(text, 0, 100000, GR_OK);
@@ -648,7 +608,7 @@ START_TEST(test_huge_heaps)
                                       999999999999999989u };
     const char *text = known[_i].text;
     searcher sr;
-    sr.t = read_digits(text, sr.digit);
+    sr.t = octal_twin_digits(text, sr.digit);
     gr_octal_code code;
     REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
     gr_seq s = solve_code(text, 0, 100000, GR_OK);
@@ -710,7 +670,7 @@ START_TEST(test_budget_and_bounds)
     REQUIRE_EQ(gr_octal_solve(&code, 999, 1000, &b, &s), GR_OK);
     REQUIRE(!s.periodic);
     REQUIRE_EQ(s.count, 1000);
-    uint16_t *g = naive_values("0.007", 1000);
+    uint16_t *g = octal_twin_values("0.007", 1000);
     check_against_naive(&s, g, 1000, "0.007");
     free(g);
     gr_heap_move m;

@@ -19,55 +19,12 @@
 
 #include "check_main.h"
 #include "grundy/heapplay.h"
+#include "octal_twin.h"
 #include "seq_check.h"
 
 #define BIG_BUDGET 100000000000u
 #define TWIN_VALUES 1200u  /* values the twin computes */
 #define SOLVER_VALUES 8192u /* values the solver may compute without a certificate */
-
-/* ---- brute-force twin ---- */
-
-/* Digits of "d0.d1d2..." read directly: digit[0] = d0; returns t. */
-static unsigned read_digits(const char *text, unsigned digit[9])
-{
-    unsigned t = 0;
-    memset(digit, 0, 9 * sizeof digit[0]);
-    digit[0] = (unsigned)(text[0] - '0');
-    for (unsigned k = 1; text[k + 1] != '\0'; k++) {
-        digit[k] = (unsigned)(text[k + 1] - '0');
-        if (digit[k])
-            t = k;
-    }
-    return t;
-}
-
-/* g(0 .. count) by the definition: every move, every split; a split of
- * n - k (k = 0 too) into a + b, a, b >= 1. */
-static uint16_t *twin_values(const char *text, uint64_t count)
-{
-    unsigned digit[9], t = read_digits(text, digit);
-    uint16_t *g = malloc(count * sizeof *g);
-    bool *seen = malloc(1024 * sizeof *seen);
-    REQUIRE(g != NULL && seen != NULL);
-    for (uint64_t n = 0; n < count; n++) {
-        memset(seen, 0, 1024 * sizeof *seen);
-        for (unsigned k = 0; k <= t && k <= n; k++) {
-            if ((digit[k] & 1) && n == k)
-                seen[0] = true;
-            if ((digit[k] & 2) && n > k)
-                seen[g[n - k]] = true;
-            for (uint64_t a = 1; (digit[k] & 4) && a < n - k; a++)
-                seen[g[a] ^ g[n - k - a]] = true;
-        }
-        uint16_t m = 0;
-        while (seen[m])
-            m++;
-        REQUIRE(m < 1000);
-        g[n] = m;
-    }
-    free(seen);
-    return g;
-}
 
 static gr_seq solve(const char *text)
 {
@@ -139,7 +96,7 @@ START_TEST(test_values_against_twin)
     char text[16];
     code_text(_i, text);
     gr_seq s = solve(text);
-    uint16_t *g = twin_values(text, TWIN_VALUES);
+    uint16_t *g = octal_twin_values(text, TWIN_VALUES);
     for (uint64_t n = 0; n < TWIN_VALUES; n++) {
         uint16_t v;
         REQUIRE_EQ(gr_seq_value(&s, n, &v), GR_OK);
@@ -161,7 +118,7 @@ END_TEST
 START_TEST(test_daisies)
 {
     gr_seq s = solve("4.7");
-    uint16_t *g = twin_values("4.7", 64);
+    uint16_t *g = octal_twin_values("4.7", 64);
     static const uint16_t first[] = { 0, 1, 2, 1, 2, 1, 2, 1 };
     for (unsigned n = 0; n < 8; n++)
         REQUIRE_EQ(g[n], first[n]);
@@ -199,11 +156,11 @@ START_TEST(test_moves_replayed)
     char text[16];
     code_text(_i, text);
     unsigned digit[9];
-    read_digits(text, digit);
+    octal_twin_digits(text, digit);
     gr_octal_code code;
     REQUIRE_EQ(gr_octal_parse(text, &code), GR_OK);
     gr_seq s = solve(text);
-    uint16_t *g = twin_values(text, TWIN_VALUES);
+    uint16_t *g = octal_twin_values(text, TWIN_VALUES);
     static const uint64_t far[] = { UINT64_C(1000000000000000000), UINT64_C(123456789012345),
                                     UINT64_MAX / 2 };
     for (unsigned i = 0; i < 60 + 3; i++) {
@@ -322,7 +279,7 @@ START_TEST(test_misere_one_heap)
     static const char *const codes[] = { "4.7", "4.37", "4.0", "4.07", "4.6", "4.4" };
     static misere_twin m;
     memset(&m, 0, sizeof m);
-    m.t = read_digits(codes[_i], m.digit);
+    m.t = octal_twin_digits(codes[_i], m.digit);
     gr_octal_code code;
     REQUIRE_EQ(gr_octal_parse(codes[_i], &code), GR_OK);
     gr_heap_game game = gr_heap_game_octal(&code);
