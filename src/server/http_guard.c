@@ -94,7 +94,7 @@ size_t gr_guard_mhd_memory(const gr_server_config *c)
  * libmicrohttpd has not answered and will not: a new socket's buffer holds
  * it, so one non-blocking send suffices (a short one is dropped). message
  * is JSON string content already (no quote or backslash unescaped). */
-void gr_guard_send_error(int fd, gr_error_code code, const char *message)
+size_t gr_guard_format_error(gr_error_code code, const char *message, char *out, size_t size)
 {
     char body[640], head[512], id[GR_REQUEST_ID_MAX + 1];
     int blen = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"field\":null}}",
@@ -109,12 +109,20 @@ void gr_guard_send_error(int fd, gr_error_code code, const char *message)
                         "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: application/json\r\n"
                         "Content-Length: %d\r\n%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
                         status, gr_head_reason(status), date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
-    if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head)
-        return;
-    char out[sizeof head + sizeof body];
+    if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head ||
+        (size_t)hlen + (size_t)blen > size)
+        return 0;
     memcpy(out, head, (size_t)hlen);
     memcpy(out + hlen, body, (size_t)blen);
-    (void)!send(fd, out, (size_t)hlen + (size_t)blen, MSG_NOSIGNAL | MSG_DONTWAIT);
+    return (size_t)hlen + (size_t)blen;
+}
+
+void gr_guard_send_error(int fd, gr_error_code code, const char *message)
+{
+    char out[GR_GUARD_ERROR_MAX];
+    size_t n = gr_guard_format_error(code, message, out, sizeof out);
+    if (n)
+        (void)!send(fd, out, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 /* ---- the deadline thread ---------------------------------------------------- */

@@ -75,8 +75,12 @@ void gr_guard_take_back(int fd);
 unsigned gr_guard_handing(void);
 
 /* A JSON error with Connection: close written on the socket fd, for a
- * connection libmicrohttpd does not answer; message is JSON string content. */
+ * connection libmicrohttpd does not answer; message is JSON string content.
+ * gr_guard_format_error writes the same into out instead: its length, 0
+ * when it does not fit in size (GR_GUARD_ERROR_MAX always does). */
+#define GR_GUARD_ERROR_MAX 1152
 void gr_guard_send_error(int fd, gr_error_code code, const char *message);
+size_t gr_guard_format_error(gr_error_code code, const char *message, char *out, size_t size);
 
 /* The head arrived (the first callback of a request): false when the
  * connection was already answered 503 or its deadline passed, so that the

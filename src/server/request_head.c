@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The first request head, judged on peeked bytes (request_head.h). The
- * grammar is RFC 9112's, as strict as libmicrohttpd 0.9.75 is or stricter,
- * so that a head passed on is never one libmicrohttpd answers itself. */
+/* A request head, judged before libmicrohttpd reads it (request_head.h).
+ * The grammar is RFC 9112's, as strict as libmicrohttpd 0.9.75 is or
+ * stricter, so that a head passed on is never one libmicrohttpd answers
+ * itself, and it frames the body exactly as libmicrohttpd will. */
 #include "server/request_head.h"
 
 #include <stdarg.h>
@@ -26,6 +27,7 @@ typedef struct judge {
     gr_error_code *code;
     char *message;
     size_t size;
+    gr_head_shape *shape;
 } judge;
 
 static gr_head_verdict refuse(judge *j, gr_error_code code, const char *fmt, ...)
@@ -137,6 +139,7 @@ static gr_head_verdict judge_request_line(judge *j, const char *s, size_t len)
     if (v[5] != '1' || (v[7] != '0' && v[7] != '1'))
         return refuse(j, GR_E_HTTP_VERSION_NOT_SUPPORTED, "HTTP/%c.%c is not supported; send HTTP/1.0 or HTTP/1.1",
                       v[5], v[7]);
+    j->shape->head_method = i == 4 && memcmp(s, "HEAD", 4) == 0;
     return GR_HEAD_GOOD;
 }
 
@@ -148,6 +151,7 @@ typedef struct head_fields {
 
 static gr_head_verdict judge_length(judge *j, const char *v, size_t len)
 {
+    j->shape->length = 0;
     char got[48];
     shown(v, len, got);
     uint64_t n = 0;
@@ -161,6 +165,7 @@ static gr_head_verdict judge_length(judge *j, const char *v, size_t len)
                           "(--max-body); send a smaller body", got);
         n = n * 10 + d;
     }
+    j->shape->length = n;
     if (!len)
         return refuse(j, GR_E_BAD_REQUEST, "Content-Length is empty; send the body's length in decimal digits");
     return GR_HEAD_GOOD;
@@ -178,6 +183,10 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
         i++;
     if (i == 0 || i >= len || s[i] != ':')
         return refuse(j, GR_E_BAD_REQUEST, "the header line \\\"%s\\\" is not Name: value; send it so", got);
+    for (size_t k = i + 1; k < len; k++)
+        if (((unsigned char)s[k] < 0x20 && s[k] != '\t') || s[k] == 0x7f)
+            return refuse(j, GR_E_BAD_REQUEST, "the header line \\\"%s\\\" holds control byte 0x%02x; send "
+                          "visible text only", got, (unsigned)(unsigned char)s[k]);
     if (++f->lines > GR_HEAD_MAX_FIELDS)
         return refuse(j, GR_E_HEADERS_TOO_LARGE, "the request has more than %d header lines; send fewer",
                       GR_HEAD_MAX_FIELDS);
@@ -200,55 +209,20 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
     return GR_HEAD_GOOD;
 }
 
-static bool is_hex(char c)
+/* How the body is framed, from the header lines: exactly as
+ * libmicrohttpd will frame it (a Transfer-Encoding, whatever its value,
+ * wins over Content-Length there), or refused where the two could differ
+ * or libmicrohttpd cannot read it. */
+static gr_head_verdict judge_framing(judge *j, const head_fields *f)
 {
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-/* A chunk size line: 1 to 16 hex digits, then the end or ';' and an
- * extension. *size is the chunk's size. */
-static bool chunk_size_line(const char *s, size_t len, uint64_t *size)
-{
-    size_t i = 0;
-    *size = 0;
-    while (i < len && is_hex(s[i]) && i < 16)
-        *size = *size * 16 + (uint64_t)(s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10), i++;
-    return i > 0 && (i == len || s[i] == ';');
-}
-
-/* The chunk framing among the body bytes that came with the head: bytes
- * that arrive later are libmicrohttpd's to judge (http_guard.h). */
-static gr_head_verdict judge_chunks(judge *j)
-{
-    for (;;) {
-        const char *s;
-        size_t len;
-        uint64_t size;
-        size_t start = j->pos;
-        if (!next_line(j, &s, &len)) {
-            size_t k = start;
-            while (k < j->n && is_hex(j->buf[k]) && k - start < 16)
-                k++;
-            if (k < j->n && j->buf[k] != ';' && j->buf[k] != '\r')
-                break; /* refused below */
-            return GR_HEAD_GOOD;
-        }
-        if (!chunk_size_line(s, len, &size))
-            break;
-        if (size == 0 || size > j->n - j->pos)
-            return GR_HEAD_GOOD;
-        j->pos += (size_t)size;
-        const char *end = j->buf + j->pos;
-        size_t left = j->n - j->pos;
-        if ((left >= 1 && end[0] != '\r' && end[0] != '\n') || (left >= 2 && end[0] == '\r' && end[1] != '\n'))
-            return refuse(j, GR_E_BAD_REQUEST, "a chunk of %llu bytes is not followed by CR LF; send each chunk's "
-                          "data, then CR LF", (unsigned long long)size);
-        if (left < 2)
-            return GR_HEAD_GOOD;
-        j->pos += end[0] == '\n' ? 1 : 2;
-    }
-    return refuse(j, GR_E_BAD_REQUEST, "a chunk size line is not a hexadecimal size of at most 16 digits; "
-                  "send each chunk as its size in hex, CR LF, the data, CR LF");
+    if (f->codings && f->lengths)
+        return refuse(j, GR_E_BAD_REQUEST, "the request has both Transfer-Encoding and Content-Length; send "
+                      "one of them");
+    if (f->codings > 1 || (f->codings && !f->chunked))
+        return refuse(j, GR_E_UNSUPPORTED_TRANSFER_CODING, "the only transfer coding accepted is chunked, "
+                      "once; send the body with Content-Length or Transfer-Encoding: chunked");
+    j->shape->body = f->codings ? GR_BODY_CHUNKED : f->lengths ? GR_BODY_LENGTH : GR_BODY_NONE;
+    return GR_HEAD_GOOD;
 }
 
 /* Whether the bytes so far, with no end of the head among them, are past
@@ -265,10 +239,13 @@ static gr_head_verdict judge_unfinished(judge *j, size_t head_start, bool line_d
     return GR_HEAD_INCOMPLETE;
 }
 
-gr_head_verdict gr_head_judge(const char *buf, size_t n, const gr_head_limits *l, gr_error_code *code,
-                              char *message, size_t size)
+gr_head_verdict gr_head_judge(const char *buf, size_t n, const gr_head_limits *l, gr_head_shape *shape,
+                              gr_error_code *code, char *message, size_t size)
 {
-    judge j = { .buf = buf, .n = n, .lim = l, .code = code, .message = message, .size = size };
+    gr_head_shape ignored;
+    judge j = { .buf = buf, .n = n, .lim = l, .code = code, .message = message, .size = size,
+                .shape = shape ? shape : &ignored };
+    *j.shape = (gr_head_shape){ 0 };
     while (j.pos < n && (buf[j.pos] == '\r' || buf[j.pos] == '\n'))
         j.pos++; /* empty lines before a request line are ignored (RFC 9112 2.2) */
     size_t head_start = j.pos;
@@ -291,5 +268,6 @@ gr_head_verdict gr_head_judge(const char *buf, size_t n, const gr_head_limits *l
         return refuse(&j, GR_E_HEADERS_TOO_LARGE, "the request line and headers are %zu bytes, more than the "
                       "limit of %zu (--max-header); send fewer or shorter headers", j.pos - head_start,
                       l->max_header);
-    return f.codings == 1 && f.chunked && f.lengths == 0 ? judge_chunks(&j) : GR_HEAD_GOOD;
+    j.shape->len = j.pos;
+    return judge_framing(&j, &f);
 }

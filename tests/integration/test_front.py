@@ -10,14 +10,13 @@ Usage: test_front.py path/to/grundyd
   all, get the service's JSON errors, with one status line: a transfer
   coding other than chunked (501), a URL over --max-url (414), headers over
   --max-header (431), both Transfer-Encoding and Content-Length (400);
-- the acceptor (src/server/acceptor.c) answers in JSON, once, the first
-  heads libmicrohttpd answered itself before any callback: a bad request
-  line or header line (400), an HTTP version other than 1.0 and 1.1 (505),
-  a Content-Length not digits or given twice (400) or past 2^64 (413, not
-  a head sent twice), a head past libmicrohttpd's memory (414, 431), a bad
-  chunk among the first bytes (400); good heads pass, whole or in pieces;
-  what libmicrohttpd still parses alone (a keep-alive connection's later
-  heads, chunks that come later) is reported as TAP TODO;
+- the relay (src/server/relay.c) answers in JSON, once, every head
+  libmicrohttpd would answer itself, first or later on a keep-alive or
+  pipelined connection: a bad request line or header line (400), an HTTP
+  version other than 1.0 and 1.1 (505), a Content-Length not digits or
+  given twice (400) or past 2^64 (413, not a head sent twice), a head past
+  libmicrohttpd's memory (414, 431); and a bad chunk or trailer whatever
+  write brings it (400); good heads and chunks pass, whole or in pieces;
 - lingering: a client that writes a whole 6 MB body before reading (Python's
   urllib) sees the 413 or 404, not a broken pipe; past --linger-bytes the
   connection is closed;
@@ -218,22 +217,9 @@ def t_big_headers(port):
     return p
 
 
-def todo(name, problems, why):
-    """A TAP TODO test: a case the front door should answer in JSON but
-    libmicrohttpd 0.9.75 answers itself, past the acceptor's first head
-    (README.md, "The front door"); it reports, without failing the run,
-    and turns up as passing once that changes."""
-    with TAP.lock:
-        TAP.n += 1
-        print("%s %d - %s # TODO %s" % ("not ok" if problems else "ok", TAP.n, name, why))
-        for line in problems[:5]:
-            print("# " + line)
-        sys.stdout.flush()
-
-
 NIM = b'{"game":"nim","piles":[1]}'
 # The first heads libmicrohttpd 0.9.75 answers itself, in HTML (the bad
-# Content-Lengths with their head sent twice), or not at all; the acceptor
+# Content-Lengths with their head sent twice), or not at all; the relay
 # answers each in JSON, framed once.
 MHD_OWN = (
     ("Content-Length: -1", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n" + NIM,
@@ -278,7 +264,7 @@ def t_mhd_own_answers(port):
 
 
 def t_good_heads_pass(port):
-    """Heads the acceptor must pass on: empty lines before the request line,
+    """Heads the relay must pass on: empty lines before the request line,
     bare LF line ends, a head split over several writes, a chunk extension,
     and a keep-alive connection's second request."""
     p = []
@@ -323,8 +309,8 @@ def t_good_heads_pass(port):
 
 def t_big_limits(binary):
     """With --max-header and --max-url at 1 MiB, heads larger than a socket's
-    receive buffer are still read and answered at once (the acceptor hands
-    what it cannot peek to libmicrohttpd), not left to the header timeout."""
+    receive buffer are still read and answered at once (the relay holds up
+    to the head's limit), not left to the header timeout."""
     p = []
     d = Daemon(binary, "--max-header", "1048576", "--max-url", "1048576", "--header-timeout", "20")
     try:
@@ -344,34 +330,114 @@ def t_big_limits(binary):
     return p
 
 
+def split_first(raw):
+    """raw as (the first response, what follows it), by its Content-Length."""
+    head, sep, rest = raw.partition(b"\r\n\r\n")
+    for line in head.split(b"\r\n")[1:]:
+        k, _, v = line.partition(b":")
+        if k.strip().lower() == b"content-length" and sep:
+            n = len(head) + 4 + int(v.strip())
+            return raw[:n], raw[n:]
+    return raw, b""
+
+
+def read_to_close(s, timeout=3):
+    s.settimeout(timeout)
+    out = b""
+    try:
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            out += d
+    except OSError:
+        pass
+    return out
+
+
+def after_good_request(port, req, pipelined):
+    """GET /healthz, then req on the same connection (in the same write, or
+    once the first answer is read): (the first answer, all that follows)."""
+    s = socket.create_connection((HOST, port), timeout=3)
+    try:
+        if pipelined:
+            s.sendall(get(b"/healthz") + req)
+            return split_first(read_to_close(s))
+        s.sendall(get(b"/healthz"))
+        first = b""
+        while not one_response_done(first):
+            d = s.recv(65536)
+            if not d:
+                break
+            first += d
+        s.sendall(req)
+        return first, read_to_close(s)
+    finally:
+        s.close()
+
+
 def t_later_heads(port):
-    """Past the first head of a connection libmicrohttpd parses alone: what
-    it still answers itself is a TODO (README.md, "The front door")."""
-    cases = (("HTTP/2.0 as a keep-alive connection's second request",
-              get(b"/healthz") + b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "http_version_not_supported"),
-             ("a bad chunk size after the first write", None, 400, "bad_request"))
+    """Every head libmicrohttpd would answer itself, as a keep-alive
+    connection's second request (sent after the first answer, and pipelined
+    behind the first): the first is answered 200, the second gets the JSON
+    error, framed once, and the connection closes."""
+    p = []
+    cases = MHD_OWN + (("Transfer-Encoding: gzip", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\n"
+                        b"Transfer-Encoding: gzip\r\n\r\n" + NIM, 501, "unsupported_transfer_coding"),)
     for what, req, status, code in cases:
-        if req is not None:
-            raw, _ = exchange(port, req, timeout=3, shut=True)
-            raw = raw[raw.index(b"HTTP/1.1 ", 1):] if raw.count(b"HTTP/1.1 ") > 1 else raw
-        else:
+        for pipelined in (False, True):
+            how = "%s as a %s second request" % (what, "pipelined" if pipelined else "keep-alive")
+            first, rest = after_good_request(port, req, pipelined)
+            r, q = parse(first)
+            if r is None or r.status != 200 or q:
+                p.append("%s: the first answer is %r" % (how, first[:200]))
+            p += json_error(rest, status, code, how)
+    return p
+
+
+def t_later_chunks(port):
+    """Chunks judged as they come, whatever write brings them: a bad chunk
+    size or a chunk longer than its size after the head's write, in a first
+    or a later request, is the JSON 400, once; good chunks in many small
+    writes pass."""
+    p = []
+    chunked = b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    for what, tail in (("a bad chunk size", b"zz\r\n" + NIM + b"\r\n0\r\n\r\n"),
+                       ("a chunk longer than its size", b"4\r\n" + NIM + b"\r\n0\r\n\r\n"),
+                       ("a bad trailer line", b"1a\r\n" + NIM + b"\r\n0\r\nNoColon\r\n\r\n")):
+        for later in (False, True):
+            how = "%s after the head's write%s" % (what, " (second request)" if later else "")
             s = socket.create_connection((HOST, port), timeout=3)
-            s.sendall(b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-            time.sleep(0.2)
-            s.sendall(b"zz\r\n" + NIM + b"\r\n0\r\n\r\n")
-            raw = b""
             try:
-                while True:
-                    d = s.recv(65536)
-                    if not d:
-                        break
-                    raw += d
-            except OSError:
-                pass
-            s.close()
-        todo("libmicrohttpd's own answer to %s is JSON" % what, json_error(raw, status, code, what),
-             "libmicrohttpd 0.9.75 parses every head after a connection's first, and the body")
-    return []
+                first = b""
+                if later:
+                    s.sendall(get(b"/healthz"))
+                    while not one_response_done(first):
+                        first += s.recv(65536)
+                s.sendall(chunked)
+                time.sleep(0.2)
+                s.sendall(tail)
+                p += json_error(read_to_close(s), 400, "bad_request", how)
+            finally:
+                s.close()
+    s = socket.create_connection((HOST, port), timeout=3)
+    try:
+        body = b"1a;ext=1\r\n" + NIM + b"\r\n0\r\nX-Trailer: y\r\n\r\n"
+        s.sendall(chunked)
+        for i in range(0, len(body), 3):
+            s.sendall(body[i:i + 3])
+            time.sleep(0.01)
+        s.sendall(get(b"/healthz", b"Connection: close\r\n"))
+        first, rest = split_first(read_to_close(s))
+        r, q = parse(first)
+        if r is None or r.status != 200 or q or json.loads(r.raw).get("grundy") != 1:
+            p.append("chunks in 3-byte writes: %r" % first[:300])
+        r, q = parse(rest)
+        if r is None or r.status != 200 or q:
+            p.append("the request after them: %r" % rest[:300])
+    finally:
+        s.close()
+    return p
 
 
 # ---------------------------------------------------------------------------
@@ -697,9 +763,12 @@ def main():
         TAP.run("headers over --max-header: 431 JSON, one status line", t_big_headers, port)
         TAP.run("the first heads libmicrohttpd would answer in HTML: JSON errors, one status line",
                 t_mhd_own_answers, port)
-        TAP.run("the acceptor passes good heads on: empty lines, bare LF, a head in pieces, keep-alive",
+        TAP.run("the relay passes good heads on: empty lines, bare LF, a head in pieces, keep-alive",
                 t_good_heads_pass, port)
-        t_later_heads(port)
+        TAP.run("later heads of a connection (keep-alive, pipelined): the same JSON errors, once",
+                t_later_heads, port)
+        TAP.run("chunks judged whatever write brings them: JSON 400 once; good ones in pieces pass",
+                t_later_chunks, port)
         TAP.run("lingering: urllib posting 6 MB sees the 413 or 404", t_linger_urllib, port)
         TAP.run("header timeout: a trickled or idle head is cut with 408", t_header_timeout, port)
         TAP.run("header timeout: keep-alive clients are not cut", t_keepalive_not_cut, port)
