@@ -40,13 +40,16 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
         msg[--n] = '\0';
     if (strstr(msg, "incomplete request") && gr_stream_expected_close())
         return; /* a duplex NDJSON stream's end, not the client's fault */
+    if ((strncmp(msg, "Setting TCP_", 12) == 0 && strstr(msg, "Operation not supported")) ||
+        strncmp(msg, "Failed to push the data from buffers", 36) == 0)
+        return; /* its end of the relay's socket pair (relay.h) is a Unix socket: no TCP options to set */
     gr_log("warn", "event=httpd message=\"%s\"", msg);
 }
 
 static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *st)
 {
-    /* The listener is the acceptor's (acceptor.h), which hands over each
-     * connection whose first head it has judged. */
+    /* The listener is the acceptor's (acceptor.h), whose relay passes each
+     * connection's requests on, judged, through a socket pair. */
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
                      MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
     return MHD_start_daemon(flags, 0, NULL, NULL, http_handle, st,

@@ -47,8 +47,8 @@ static struct {
     pthread_t thread;
     bool running, stop;
     const gr_server_config *cfg;
-    atomic_uint open;     /* connections admitted and not closed: at the acceptor or libmicrohttpd's */
-    struct handed {       /* by descriptor: a connection the acceptor admitted, on its way to NOTIFY_STARTED */
+    atomic_uint open;     /* connections admitted and not closed: at the relay or libmicrohttpd's */
+    struct handed {       /* by descriptor: a connection the relay admitted, on its way to NOTIFY_STARTED */
         bool set;
         struct ip_slot *ip;
     } *handed;
@@ -351,8 +351,8 @@ unsigned gr_guard_handing(void)
     return atomic_load(&guard.handing);
 }
 
-/* Connections from the acceptor (acceptor.h) come admitted; others (the
- * fuzz target's) are admitted here. */
+/* Connections from the relay (relay.h) come admitted; others (a
+ * descriptor past the hand-over table) are admitted here. */
 void gr_guard_open(request *rq, struct MHD_Connection *conn)
 {
     conn_guard *g = calloc(1, sizeof *g);

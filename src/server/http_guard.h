@@ -1,31 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* The front door's guards, which libmicrohttpd does not give: the request
- * head judged before any route sees it (a URL that decodes to a control
- * byte, a URL or head over its limit, a transfer coding other than chunked),
- * a deadline for each request head (slow clients cannot hold connections by
- * trickling it), a 503 with Retry-After instead of silence when the
- * connection table is full (once no keep-alive connection idles to make
- * room) or the client's address holds --per-ip-limit, and lingering: the body after an early error
- * is read and dropped, within a byte and a time bound, so that a client that
+/* The front door's guards, which libmicrohttpd does not give: the
+ * admission of each connection (--conn-limit, --per-ip-limit: a 503 with
+ * Retry-After instead of silence when the table is full, once no
+ * keep-alive connection idles to make room), a URL that decodes to a
+ * control byte refused, and lingering: the body after an early error is
+ * read and dropped, within a byte and a time bound, so that a client that
  * writes its whole body before reading sees the answer.
  *
- * The admission (--conn-limit, --per-ip-limit) and a connection's first
- * head are the acceptor's (acceptor.h, request_head.h): it answers in JSON
- * the first heads libmicrohttpd 0.9.75 would answer itself, before any
- * callback of ours. What libmicrohttpd still answers itself, in HTML with
- * Connection: close, is what it parses past that first head (connection.c;
- * README.md, "The front door"; the TODO tests of test_front.py):
- * - on a keep-alive connection, each later request head: a head larger than
- *   its connection memory (gr_guard_mhd_memory: 414 while in the request
- *   line, 431 in the headers), a request line it cannot parse (400, or a
- *   close without an answer), an HTTP version other than 1.0 and 1.1
- *   (505), and a Content-Length that is not digits (400) or past 2^64
- *   (413), whose status line and headers it sends twice;
- * - a bad chunk size or chunk end in body bytes that arrive after the
- *   head's: 400.
- * Each closes the connection; none reaches the routes. The guards below
- * (the URL, 414, 431, 501) still judge every request, the first included,
- * in its first callback. */
+ * Every request head and chunk is judged by the relay (relay.h,
+ * request_head.h, http_body.h) before libmicrohttpd reads it: whatever
+ * libmicrohttpd 0.9.75 would answer itself (in HTML, or with its head sent
+ * twice) is answered there in JSON. The checks below (the URL, 414, 431,
+ * 501) judge each request again in its first callback; they are what a
+ * connection added to libmicrohttpd by other means (the tests' own) meets. */
 #ifndef GRUNDY_SERVER_HTTP_GUARD_H
 #define GRUNDY_SERVER_HTTP_GUARD_H
 
@@ -49,15 +36,15 @@ unsigned gr_guard_mhd_conn_limit(const gr_server_config *c);
 size_t gr_guard_mhd_memory(const gr_server_config *c);
 
 /* A connection opened (NOTIFY_STARTED; rq is its socket context): starts
- * its head deadline. One the acceptor did not admit (the fuzz target's
- * own, or a descriptor past the hand-over table) is admitted here: past
+ * its head deadline. One the relay did not admit (one added by other
+ * means, or a descriptor past the hand-over table) is admitted here: past
  * --conn-limit or --per-ip-limit it is answered 503 and closed.
  * gr_guard_close undoes gr_guard_open (NOTIFY_CLOSED, before the socket is
  * closed, so the deadline thread never touches a reused descriptor). */
 void gr_guard_open(request *rq, struct MHD_Connection *conn);
 void gr_guard_close(request *rq);
 
-/* The acceptor's side (acceptor.h), before libmicrohttpd has the
+/* The relay's side (relay.h), before libmicrohttpd has the
  * connection. gr_guard_admit counts a new connection from sa against
  * --conn-limit and --per-ip-limit (closing an idle keep-alive connection to
  * make room), or refuses it with msg (answer 503, count nothing);

@@ -39,7 +39,9 @@ typedef enum conn_phase { AWAITING_HEAD, IN_FLIGHT, CLOSING, LINGERING } conn_ph
 typedef struct side {
     struct conn *c;
     int fd;
-    bool readable, writable; /* as the last edge and the last EAGAIN left them */
+    bool readable, writable; /* as the last edge and the last short read or EAGAIN left them */
+    bool ended;              /* the peer's end was seen (EPOLLRDHUP): read on to the 0 */
+    bool want_out;           /* EPOLLOUT is watched: a send would have blocked */
 } side;
 
 typedef struct bytes {
@@ -161,7 +163,7 @@ static int64_t linger_time_ms(const gr_relay *r)
 
 static bool watch(gr_relay *r, side *s)
 {
-    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = s };
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = s };
     return epoll_ctl(r->epfd, EPOLL_CTL_ADD, s->fd, &ev) == 0;
 }
 
@@ -254,10 +256,11 @@ static bool judge_body(gr_relay *r, conn *c)
 /* What the client's bytes and libmicrohttpd's answers allow next. */
 static bool advance(gr_relay *r, conn *c)
 {
-    if (c->phase == AWAITING_HEAD)
-        return judge_head(r, c);
-    if (c->phase != IN_FLIGHT)
+    bool moved = false;
+    if (c->phase == AWAITING_HEAD && !(moved = judge_head(r, c)))
         return false;
+    if (c->phase != IN_FLIGHT)
+        return moved;
     if (c->answer_done && c->body_bad) {
         start_closing(r, c, linger_time_ms(r));
         return true;
@@ -266,7 +269,7 @@ static bool advance(gr_relay *r, conn *c)
         c->phase = AWAITING_HEAD; /* the next request, if one waits */
         return true;
     }
-    bool moved = judge_body(r, c);
+    moved |= judge_body(r, c);
     if (c->client_eof && !c->body_done && !c->body_bad && c->in.start + c->pass == c->in.len) {
         /* The body can never end: libmicrohttpd drops the request when its
          * end closes (a half close it may not notice while it waits). */
@@ -283,10 +286,14 @@ static bool advance(gr_relay *r, conn *c)
 /* ---- input and output ----------------------------------------------------------- */
 
 /* recv's outcome on a side: >0 bytes, 0 at the end, -1 when it would
- * wait (the side is not readable any more), -2 on an error. */
+ * wait (the side is not readable any more), -2 on an error. A short read
+ * emptied the socket: the next bytes bring a new edge, unless its end was
+ * seen already. */
 static ssize_t receive(side *s, char *p, size_t n)
 {
     ssize_t k = recv(s->fd, p, n, 0);
+    if (k > 0 && (size_t)k < n && !s->ended)
+        s->readable = false;
     if (k >= 0)
         return k;
     if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -296,13 +303,28 @@ static ssize_t receive(side *s, char *p, size_t n)
     return errno == EINTR ? -1 : -2;
 }
 
-static ssize_t transmit(side *s, const char *p, size_t n)
+/* EPOLLOUT is watched only while a send waits for room: else every ACK
+ * and every read of the peer would wake the thread. */
+static void watch_out(gr_relay *r, side *s, bool on)
+{
+    if (s->want_out == on)
+        return;
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0), .data.ptr = s };
+    if (epoll_ctl(r->epfd, EPOLL_CTL_MOD, s->fd, &ev) == 0)
+        s->want_out = on;
+}
+
+static ssize_t transmit(gr_relay *r, side *s, const char *p, size_t n)
 {
     ssize_t k = send(s->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (k >= 0)
+    if (k >= 0) {
+        if ((size_t)k == n)
+            watch_out(r, s, false);
         return k;
+    }
     if (errno == EAGAIN || errno == EWOULDBLOCK) {
         s->writable = false;
+        watch_out(r, s, true);
         return -1;
     }
     return errno == EINTR ? -1 : -2;
@@ -349,11 +371,11 @@ static bool read_client(gr_relay *r, conn *c)
     return true;
 }
 
-static bool write_up(conn *c)
+static bool write_up(gr_relay *r, conn *c)
 {
     if (c->up.fd < 0 || !c->up.writable || !c->pass)
         return false;
-    ssize_t n = transmit(&c->up, c->in.p + c->in.start, c->pass);
+    ssize_t n = transmit(r, &c->up, c->in.p + c->in.start, c->pass);
     if (n == -1)
         return false;
     if (n == -2) {
@@ -401,11 +423,11 @@ static bool read_up(gr_relay *r, conn *c)
     return true;
 }
 
-static bool write_client(conn *c)
+static bool write_client(gr_relay *r, conn *c)
 {
     if (c->out.start == c->out.len || !c->client.writable)
         return false;
-    ssize_t n = transmit(&c->client, c->out.p + c->out.start, c->out.len - c->out.start);
+    ssize_t n = transmit(r, &c->client, c->out.p + c->out.start, c->out.len - c->out.start);
     if (n == -1)
         return false;
     if (n == -2)
@@ -493,9 +515,9 @@ static void turn(gr_relay *r, conn *c)
     for (int round = 0; moved && round < TURN_ROUNDS && !c->dead; round++) {
         moved = read_client(r, c);
         moved |= !c->dead && advance(r, c);
-        moved |= !c->dead && write_up(c);
+        moved |= !c->dead && write_up(r, c);
         moved |= !c->dead && read_up(r, c);
-        moved |= !c->dead && write_client(c);
+        moved |= !c->dead && write_client(r, c);
     }
     if (moved && !c->dead && !c->on_ready) {
         c->on_ready = true;
@@ -526,6 +548,8 @@ void gr_relay_event(gr_relay *r, void *tag, uint32_t events)
         return; /* closed earlier in the batch */
     if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
         s->readable = true;
+    if (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        s->ended = true;
     if (events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
         s->writable = true;
     if (!s->c->on_ready)
