@@ -8,7 +8,7 @@
  * The client's bytes wait in `in`: the first `pass` of them are judged
  * good and go to libmicrohttpd, the rest are not judged yet (a head still
  * coming, or a pipelined request). libmicrohttpd's bytes wait in `out` for
- * the client. Each buffer is allocated while it holds bytes. */
+ * the client. The buffers are allocated while a request is on its way. */
 #define _GNU_SOURCE
 #include "server/relay.h"
 
@@ -114,10 +114,15 @@ static bool make_room(bytes *b, size_t cap)
 static void consumed(bytes *b, size_t n)
 {
     b->start += n;
-    if (b->start == b->len) {
-        free(b->p);
-        *b = (bytes){ 0 };
-    }
+    if (b->start == b->len)
+        b->start = b->len = 0;
+}
+
+/* An idle connection keeps no buffer: most of them are idle. */
+static void release(bytes *b)
+{
+    free(b->p);
+    *b = (bytes){ 0 };
 }
 
 /* ---- the connection's states ---------------------------------------------------- */
@@ -139,8 +144,7 @@ static void start_closing(gr_relay *r, conn *c, int64_t linger_ms)
     c->phase = CLOSING;
     c->linger_ms = linger_ms;
     c->deadline_ms = gr_now_ms() + (t ? (int64_t)t * 1000 : 1000);
-    free(c->in.p);
-    c->in = (bytes){ 0 };
+    release(&c->in);
     c->pass = 0;
 }
 
@@ -357,11 +361,8 @@ static bool read_client(gr_relay *r, conn *c)
     if (!make_room(&c->in, cap))
         return false;
     ssize_t n = receive(&c->client, c->in.p + c->in.len, c->in.cap - c->in.len);
-    if (n == -1) {
-        if (c->in.start == c->in.len)
-            consumed(&c->in, 0);
+    if (n == -1)
         return false;
-    }
     if (n == -2)
         c->dead = true;
     else if (n == 0)
@@ -407,11 +408,8 @@ static bool read_up(gr_relay *r, conn *c)
     if (c->up.fd < 0 || !c->up.readable || !make_room(&c->out, OUT_CAP) || c->out.len == c->out.cap)
         return false;
     ssize_t n = receive(&c->up, c->out.p + c->out.len, c->out.cap - c->out.len);
-    if (n == -1) {
-        if (c->out.start == c->out.len)
-            consumed(&c->out, 0);
+    if (n == -1)
         return false;
-    }
     if (n <= 0) {
         /* libmicrohttpd closed: after its answer, or with none to give. A
          * body still coming is drained within the bounds; else briefly. */
@@ -458,9 +456,8 @@ static void free_conn(gr_relay *r, conn *c)
         gr_guard_forget(c->ip);
     if (c->busy)
         atomic_fetch_sub(&r->busy, 1);
-    free(c->in.p);
-    free(c->out.p);
-    c->in = c->out = (bytes){ 0 };
+    release(&c->in);
+    release(&c->out);
     c->dead = true;
     c->next = r->graveyard;
     r->graveyard = c;
@@ -500,6 +497,10 @@ static void settle(gr_relay *r, conn *c)
     if (c->dead) {
         free_conn(r, c);
         return;
+    }
+    if (c->phase == AWAITING_HEAD && c->in.start == c->in.len && c->out.start == c->out.len) {
+        release(&c->in);
+        release(&c->out);
     }
     bool busy = is_busy(c);
     if (busy != c->busy)
