@@ -12,7 +12,8 @@
 // For each response, the documented response is paths[path][method]
 // .responses[status] (or "default"); for a path the document does not have,
 // x-other-responses 404, and for a method its path does not have,
-// x-other-responses 405. Anything else is a failure: the document must cover
+// x-other-responses 405; the front door's statuses (x-other-responses 400,
+// 408, 413, 414, 431, 501, 503, 505) may answer any request. Anything else is a failure: the document must cover
 // every route and status. Then:
 //
 //  - a body sent with Content-Encoding: gzip is checked as it decodes (it
@@ -185,9 +186,22 @@ function headerProblems(doc, headers) {
     return problems;
 }
 
-// The problems of one record (empty when it conforms), and where it was looked up.
+// The problems of one record (empty when it conforms), and where it was
+// looked up. A status the front door sends on any path (x-other-responses
+// but 404 and 405) conforms to the operation's own answer or to that one.
 function check(rec) {
     const d = documented(rec.method, rec.path, rec.status);
+    const st = String(rec.status);
+    const other = spec["x-other-responses"] ?? {};
+    if (st === "404" || st === "405" || !other[st]) return checkAgainst(rec, d);
+    const own = d.problem ? null : checkAgainst(rec, d);
+    if (own && !own.problems.length) return own;
+    const front = checkAgainst(rec, { where: `x-other-responses ${st} (the front door)`, key: d.key,
+                                      r: deref(other[st]) });
+    return front.problems.length && own ? own : front;
+}
+
+function checkAgainst(rec, d) {
     if (d.problem) return { key: d.key, problems: [d.problem] };
     const problems = headerProblems(d.r, rec.headers);
     let body;

@@ -40,7 +40,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HOST, Daemon, Resp, Tap, run_main  # noqa: E402
+from harness import HOST, Daemon, Resp, Tap, record_response, run_main  # noqa: E402
 
 WATCHDOG_SECONDS = 100
 TAP = Tap()
@@ -109,11 +109,14 @@ def parse(raw):
 
 
 def json_error(raw, status, code, what):
-    """Problems of raw as the one JSON error {status, code}."""
+    """Problems of raw as the one JSON error {status, code}; the answer is
+    recorded for the check against openapi.yaml (x-other-responses, the
+    front door's answers to any path)."""
     r, p = parse(raw)
     p = ["%s: %s" % (what, x) for x in p]
     if r is None:
         return p or ["%s: no response" % what]
+    record_response("GET", "/front-door", r.status, r.headers, r.raw)
     if r.status != status:
         return p + ["%s: status %d, want %d: %r" % (what, r.status, status, raw[:300])]
     if not (r.header("Content-Type") or "").startswith("application/json"):
