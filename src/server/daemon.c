@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,10 +137,31 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
            (unsigned long long)c->max_body, c->conn_limit, tables);
 }
 
+/* Each connection holds three descriptors (the client's socket and the
+ * relay's socket pair, relay.h): the soft limit is raised to the hard one,
+ * and a limit still below what --conn-limit needs is logged. */
+static void raise_fd_limit(const gr_server_config *c)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    uint64_t need = 3 * (uint64_t)gr_guard_mhd_conn_limit(c) + 64;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need)
+        gr_log("warn", "event=start message=\"the descriptor limit %llu is below the %llu that --conn-limit %u "
+               "needs (3 per connection); raise it (ulimit -n, LimitNOFILE) or lower --conn-limit\"",
+               (unsigned long long)rl.rlim_cur, (unsigned long long)need, c->conn_limit);
+}
+
 /* Serves until a stop signal, reloading on SIGHUP, then drains. */
 static int serve(server_state *st)
 {
     const gr_server_config *c = st->cfg;
+    raise_fd_limit(c);
     unsigned port = c->port;
     int listener = gr_listen_socket(c, &port);
     int err = errno;
