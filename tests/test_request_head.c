@@ -96,6 +96,11 @@ static const struct {
      * read "chunked" or a second header where the judge reads one. */
     { "POST / HTTP/1.1\r\nX: a\rContent-Length: 5\r\n\r\n", GR_E_BAD_REQUEST },
     { "POST / HTTP/1.1\r\nX: \x01\r\n\r\n", GR_E_BAD_REQUEST },
+    /* libmicrohttpd compares Transfer-Encoding to the line's end. */
+    { "POST / HTTP/1.1\r\nTransfer-Encoding: chunked \r\n\r\n", GR_E_UNSUPPORTED_TRANSFER_CODING },
+    /* A CR without its LF is no empty line before the request line. */
+    { "\rGET / HTTP/1.1\r\n\r\n", GR_E_BAD_REQUEST },
+    { "\r\r\nGET / HTTP/1.1\r\n\r\n", GR_E_BAD_REQUEST },
 };
 
 START_TEST(test_bad_heads_refused_with_their_code)
@@ -193,7 +198,7 @@ START_TEST(test_shapes)
         { "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET", 34, GR_BODY_NONE, 0, false },
         { "\r\nHEAD / HTTP/1.0\n\nxyz", 19, GR_BODY_NONE, 0, true },
         { "POST / HTTP/1.1\r\ncontent-length: 0026\r\n\r\n{", 41, GR_BODY_LENGTH, 26, false },
-        { "POST / HTTP/1.1\r\nTransfer-Encoding:  Chunked \r\n\r\n1", 49, GR_BODY_CHUNKED, 0, false },
+        { "POST / HTTP/1.1\r\nTransfer-Encoding:  Chunked\r\n\r\n1", 48, GR_BODY_CHUNKED, 0, false },
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         gr_head_shape shape;

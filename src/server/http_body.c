@@ -274,7 +274,7 @@ bool gr_reply_scan_bytes(gr_reply_scan *r, const char *p, size_t n, size_t *used
         r->line_len = 0;
         if (empty && r->lines) {
             head_ended(r);
-            if (r->in_body && r->body.kind == GR_BODY_NONE) {
+            if (r->in_body && (r->body.kind == GR_BODY_NONE || (r->body.kind == GR_BODY_LENGTH && !r->body.left))) {
                 *used = i;
                 return true;
             }

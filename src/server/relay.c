@@ -32,6 +32,7 @@ enum {
     BODY_ROOM = 65536,       /* bytes of a body read ahead of libmicrohttpd */
     REFUSED_LINGER_MS = 200, /* a 503 or 408: the client's bytes are drained this long, so no reset hides it */
     TURN_ROUNDS = 16,        /* reads and writes a connection gets per turn before others have theirs */
+    EARLY_END_MS = 500,      /* a body the client ended early: how long libmicrohttpd has to answer it */
 };
 
 typedef enum conn_phase { AWAITING_HEAD, IN_FLIGHT, CLOSING, LINGERING } conn_phase;
@@ -55,6 +56,7 @@ typedef struct conn {
     conn_phase phase;
     int64_t deadline_ms;     /* AWAITING_HEAD: the head's (0: none); CLOSING, LINGERING: the close's */
     int64_t linger_ms;       /* LINGERING's length once CLOSING has sent `out` */
+    int64_t stall_ms;        /* `out` waits for a client that does not read: closed at this time (0: none) */
     bytes in, out;
     size_t pass;             /* in.p[in.start, in.start + pass) are judged and go to libmicrohttpd */
     gr_body body;            /* IN_FLIGHT: the request's body */
@@ -154,10 +156,23 @@ static void refuse(gr_relay *r, conn *c, gr_error_code code, const char *message
     char err[GR_GUARD_ERROR_MAX];
     size_t n = gr_guard_format_error(code, message, err, sizeof err);
     start_closing(r, c, linger_ms);
-    if (n && make_room(&c->out, OUT_CAP) && c->out.cap - c->out.len >= n) {
-        memcpy(c->out.p + c->out.len, err, n);
-        c->out.len += n;
+    if (!n)
+        return;
+    bytes *b = &c->out; /* after any answer it holds, whatever room that left */
+    if (b->start) {
+        memmove(b->p, b->p + b->start, b->len - b->start);
+        b->len -= b->start;
+        b->start = 0;
     }
+    if (b->cap - b->len < n) {
+        char *p = realloc(b->p, b->len + n);
+        if (!p)
+            return;
+        b->p = p;
+        b->cap = b->len + n;
+    }
+    memcpy(b->p + b->len, err, n);
+    b->len += n;
 }
 
 static int64_t linger_time_ms(const gr_relay *r)
@@ -273,11 +288,18 @@ static bool advance(gr_relay *r, conn *c)
         c->phase = AWAITING_HEAD; /* the next request, if one waits */
         return true;
     }
+    if (c->answer_done && c->client_eof && !c->body_done) {
+        start_closing(r, c, 0); /* answered early, and the rest of the body never comes */
+        return true;
+    }
     moved |= judge_body(r, c);
-    if (c->client_eof && !c->body_done && !c->body_bad && c->in.start + c->pass == c->in.len) {
-        /* The body can never end: libmicrohttpd drops the request when its
-         * end closes (a half close it may not notice while it waits). */
-        c->dead = true;
+    if (c->client_eof && !c->body_done && !c->body_bad && !c->pass && !c->up_shut && c->up.fd >= 0) {
+        /* The body can never end. libmicrohttpd may have answered early
+         * (a 413) and is told the end; but it may not notice a half close
+         * while it waits for the body, so it has EARLY_END_MS to answer. */
+        shutdown(c->up.fd, SHUT_WR);
+        c->up_shut = true;
+        c->deadline_ms = gr_now_ms() + EARLY_END_MS;
         return true;
     }
     if (c->client_eof && !c->up_shut && c->in.start == c->in.len && c->up.fd >= 0) {
@@ -426,8 +448,12 @@ static bool write_client(gr_relay *r, conn *c)
     if (c->out.start == c->out.len || !c->client.writable)
         return false;
     ssize_t n = transmit(r, &c->client, c->out.p + c->out.start, c->out.len - c->out.start);
-    if (n == -1)
+    if (n == -1) {
+        if (!c->stall_ms) /* the client must go on reading within the idle time */
+            c->stall_ms = gr_now_ms() + (int64_t)r->st->cfg->conn_timeout * 1000;
         return false;
+    }
+    c->stall_ms = 0;
     if (n == -2)
         c->dead = true;
     else
@@ -475,8 +501,8 @@ void gr_relay_reap(gr_relay *r)
 /* Whether c has a request on its way (relay.h, gr_relay_busy). */
 static bool is_busy(const conn *c)
 {
-    if (c->out.start < c->out.len || c->phase == IN_FLIGHT)
-        return true;
+    if (c->out.start < c->out.len || c->phase == IN_FLIGHT || c->phase == LINGERING)
+        return true; /* lingering: closed before its time, the answer could be lost to a reset */
     return c->phase == AWAITING_HEAD && (c->up.fd < 0 || c->in.start < c->in.len);
 }
 
@@ -584,17 +610,31 @@ void gr_relay_accept(gr_relay *r, int fd, const struct sockaddr_storage *addr, s
         settle(r, c);
         return;
     }
-    if (!c->counted)
-        refuse(r, c, GR_E_OVERLOADED, msg, REFUSED_LINGER_MS);
-    settle(r, c);
+    if (c->counted) {
+        settle(r, c);
+        return;
+    }
+    refuse(r, c, GR_E_OVERLOADED, msg, REFUSED_LINGER_MS);
+    turn(r, c); /* the 503 goes out now, before the client says anything */
 }
 
 void gr_relay_tick(gr_relay *r, int64_t now)
 {
     for (conn *c = r->head, *next; c; c = next) {
         next = c->next;
-        if (!c->deadline_ms || now < c->deadline_ms || c->on_ready)
+        if (c->on_ready)
             continue;
+        if (c->stall_ms && now >= c->stall_ms) {
+            c->dead = true; /* its answer waited --conn-timeout for it to read */
+            settle(r, c);
+            continue;
+        }
+        if (!c->deadline_ms || now < c->deadline_ms)
+            continue;
+        if (c->phase == IN_FLIGHT && c->reply.bytes) {
+            c->deadline_ms = now + EARLY_END_MS; /* the early answer is under way */
+            continue;
+        }
         if (c->phase != AWAITING_HEAD) {
             c->dead = true;
             settle(r, c);

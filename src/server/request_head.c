@@ -200,8 +200,8 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
          * the value to the line's end. */
         return judge_length(j, v, (size_t)(e - v));
     }
-    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-        e--;
+    /* No trailing white space is trimmed: libmicrohttpd compares the value
+     * to the line's end, and "chunked " is not chunked there. */
     if (i == 17 && strncasecmp(s, "Transfer-Encoding", 17) == 0) {
         f->codings++;
         f->chunked = e - v == 7 && strncasecmp(v, "chunked", 7) == 0;
@@ -246,9 +246,15 @@ gr_head_verdict gr_head_judge(const char *buf, size_t n, const gr_head_limits *l
     judge j = { .buf = buf, .n = n, .lim = l, .code = code, .message = message, .size = size,
                 .shape = shape ? shape : &ignored };
     *j.shape = (gr_head_shape){ 0 };
-    while (j.pos < n && (buf[j.pos] == '\r' || buf[j.pos] == '\n'))
-        j.pos++; /* empty lines before a request line are ignored (RFC 9112 2.2) */
+    /* Empty lines before a request line are ignored (RFC 9112 2.2): CR LF
+     * or LF, as libmicrohttpd reads them; a CR without its LF is no line
+     * end, and the request line that starts with it is refused. */
+    while (j.pos < n && (buf[j.pos] == '\n' || (buf[j.pos] == '\r' && j.pos + 1 < n && buf[j.pos + 1] == '\n')))
+        j.pos += buf[j.pos] == '\n' ? 1 : 2;
     size_t head_start = j.pos;
+    if (head_start > l->max_header)
+        return refuse(&j, GR_E_BAD_REQUEST, "more than %zu bytes of empty lines come before the request line; "
+                      "send the request line first", l->max_header);
     const char *s;
     size_t len;
     if (!next_line(&j, &s, &len))

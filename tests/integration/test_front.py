@@ -170,7 +170,7 @@ def t_nul_path(port):
 def t_transfer_codings(port):
     p = []
     body = b'{"game":"nim","piles":[1]}'
-    for te in (b"gzip", b"gzip, chunked", b"identity", b"chunked, gzip"):
+    for te in (b"gzip", b"gzip, chunked", b"identity", b"chunked, gzip", b"chunked "):
         req = (b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                b"Transfer-Encoding: " + te + b"\r\n\r\n" + body)
         t0 = time.monotonic()
@@ -239,6 +239,9 @@ MHD_OWN = (
     ("a chunk longer than its size", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
      b"\r\n4\r\n" + NIM + b"\r\n0\r\n\r\n", 400, "bad_request"),
     ("HTTP/2.0", b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "http_version_not_supported"),
+    ("a CR without its LF before the request line", b"\r\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+     "bad_request"),
+    ("a request line starting with CR", b"\rGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
     ("HTTP/0.9", b"GET /healthz HTTP/0.9\r\nHost: x\r\n\r\n", 505, "http_version_not_supported"),
     ("no version", b"GET /healthz\r\nHost: x\r\n\r\n", 400, "bad_request"),
     ("a request line of one word", b"HELLO\r\n\r\n", 400, "bad_request"),
@@ -395,6 +398,53 @@ def t_later_heads(port):
             if r is None or r.status != 200 or q:
                 p.append("%s: the first answer is %r" % (how, first[:200]))
             p += json_error(rest, status, code, how)
+    return p
+
+
+def t_body_ended_early(port):
+    """A client that declares a body over the limits, sends the head and ends
+    its side at once still reads the early answer (413), not a bare close."""
+    req = (b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           b"Content-Length: 20000000\r\n\r\n")
+    raw, _ = exchange(port, req, timeout=3, shut=True)
+    return json_error(raw, 413, "body_too_large", "a 20 MB body declared, then the client's end")
+
+
+def open_fds(pid):
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
+def t_stalled_reader(binary):
+    """A client that asks for a long answer and never reads it does not hold
+    its connection past --conn-timeout of no progress: its descriptors are
+    given back."""
+    p = []
+    d = Daemon(binary, "--threads", "1", "--conn-timeout", "2")
+    s = None
+    try:
+        base = open_fds(d.proc.pid)
+        lines = b"".join(b'{"game":"nim","piles":[%d,3,5]}\n' % (i % 50 + 1) for i in range(3000))
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.settimeout(5)
+        s.connect((HOST, d.port))
+        s.sendall(b"POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(lines) + lines)
+        time.sleep(1)
+        during = open_fds(d.proc.pid)
+        if during <= base:
+            p.append("the stalled connection holds no descriptor after 1 s (%d, %d before)" % (during, base))
+        deadline = time.monotonic() + 12
+        while open_fds(d.proc.pid) > base and time.monotonic() < deadline:
+            time.sleep(0.25)
+        after = open_fds(d.proc.pid)
+        if after > base:
+            p.append("after 12 s, %d descriptors open, %d before the stalled client" % (after, base))
+        TAP.diag("stalled reader: %d descriptors before, %d while it stalls, %d after" % (base, during, after))
+    finally:
+        if s:
+            s.close()
+        d.kill()
     return p
 
 
@@ -603,6 +653,14 @@ def t_table_full(binary):
             p.append("the 503 has no Retry-After")
         if dt > 1:
             p.append("the 503 came after %.2f s" % dt)
+        silent = socket.create_connection((HOST, d.port), timeout=1)
+        try:
+            raw = silent.recv(65536)  # it sends nothing: the 503 must come all the same
+        except OSError as e:
+            raw = repr(e).encode()
+        finally:
+            silent.close()
+        p += json_error(raw, 503, "overloaded", "a silent 8th connection")
         time.sleep(2.5)
         raw, _ = exchange(d.port, get(b"/healthz"), timeout=3)
         r, _ = parse(raw)
@@ -772,13 +830,15 @@ def main():
                 t_later_heads, port)
         TAP.run("chunks judged whatever write brings them: JSON 400 once; good ones in pieces pass",
                 t_later_chunks, port)
+        TAP.run("a body ended early by the client still gets its early answer", t_body_ended_early, port)
         TAP.run("lingering: urllib posting 6 MB sees the 413 or 404", t_linger_urllib, port)
         TAP.run("header timeout: a trickled or idle head is cut with 408", t_header_timeout, port)
         TAP.run("header timeout: keep-alive clients are not cut", t_keepalive_not_cut, port)
         d.kill()
         TAP.run("heads past a socket's buffer, under 1 MiB limits, are answered at once", t_big_limits, binary)
         TAP.run("lingering is bounded by --linger-bytes", t_linger_bounded, binary)
-        TAP.run("a full connection table answers 503 with Retry-After", t_table_full, binary)
+        TAP.run("a full connection table answers 503 with Retry-After, to silent clients too", t_table_full, binary)
+        TAP.run("a client that never reads its answer is closed after --conn-timeout", t_stalled_reader, binary)
         TAP.run("a full table closes an idle keep-alive connection for a new client", t_reuse_idle, binary)
         TAP.run("--per-ip-limit answers 503 to connections over it", t_per_ip, binary)
         TAP.run("slowloris at small scale: new clients are answered", t_slowloris_small, binary)
