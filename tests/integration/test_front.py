@@ -89,6 +89,17 @@ def one_response_done(buf):
     return False
 
 
+def read_one(s):
+    """Reads one whole response from s (or what came before it closed)."""
+    out = b""
+    while not one_response_done(out):
+        d = s.recv(65536)
+        if not d:
+            break
+        out += d
+    return out
+
+
 def parse(raw):
     """The one response in raw: (Resp, problems). More than one status line
     (a response framed twice) is a problem."""
@@ -289,22 +300,12 @@ def t_good_heads_pass(port):
         for piece in (req[:5], req[5:20], req[20:]):
             s.sendall(piece)
             time.sleep(0.1)
-        out = b""
-        while not one_response_done(out):
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
+        out = read_one(s)
         r, q = parse(out)
         if r is None or r.status != 200 or q:
             p.append("a head in three writes: %r" % out[:300])
         s.sendall(post(b"/v1/analyze", NIM))
-        out = b""
-        while not one_response_done(out):
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
+        out = read_one(s)
         r, q = parse(out)
         if r is None or r.status != 200 or q:
             p.append("the second request of a keep-alive connection: %r" % out[:300])
@@ -370,12 +371,7 @@ def after_good_request(port, req, pipelined):
             s.sendall(get(b"/healthz") + req)
             return split_first(read_to_close(s))
         s.sendall(get(b"/healthz"))
-        first = b""
-        while not one_response_done(first):
-            d = s.recv(65536)
-            if not d:
-                break
-            first += d
+        first = read_one(s)
         s.sendall(req)
         return first, read_to_close(s)
     finally:
@@ -462,11 +458,9 @@ def t_later_chunks(port):
             how = "%s after the head's write%s" % (what, " (second request)" if later else "")
             s = socket.create_connection((HOST, port), timeout=3)
             try:
-                first = b""
                 if later:
                     s.sendall(get(b"/healthz"))
-                    while not one_response_done(first):
-                        first += s.recv(65536)
+                    read_one(s)
                 s.sendall(chunked)
                 time.sleep(0.2)
                 s.sendall(tail)
@@ -683,12 +677,7 @@ def t_reuse_idle(binary):
         held = hold(d.port, 4)
         for s in held:
             s.sendall(get(b"/healthz"))
-            buf = b""
-            while not one_response_done(buf):
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                buf += chunk
+            buf = read_one(s)
         time.sleep(0.1)
         for i in range(3):
             raw, _ = exchange(d.port, get(b"/healthz", b"Connection: close\r\n"), timeout=3)
@@ -732,12 +721,7 @@ def t_per_ip(binary):
             p.append("the 4th connection was not closed within 1 s: %r" % closed)
         for i, s in enumerate(held):
             s.sendall(get(b"/healthz"))
-            buf = b""
-            while not one_response_done(buf):
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                buf += chunk
+            buf = read_one(s)
             r, _ = parse(buf)
             if r is None or r.status != 200:
                 p.append("held connection %d: %r" % (i, buf[:200]))
