@@ -155,7 +155,7 @@ START_TEST(test_limits_at_their_boundaries)
     REQUIRE_EQ(code, GR_E_HEADERS_TOO_LARGE);
     REQUIRE_EQ(padded(1, 500, false, &code), GR_HEAD_REFUSED);
     REQUIRE_EQ(code, GR_E_HEADERS_TOO_LARGE);
-    REQUIRE(gr_head_peek_size(&LIMITS) > LIMITS.max_url + LIMITS.max_header);
+    REQUIRE(gr_head_judge_size(&LIMITS) > LIMITS.max_url + LIMITS.max_header);
 }
 END_TEST
 

@@ -662,7 +662,7 @@ gr_relay *gr_relay_new(server_state *st, struct MHD_Daemon *d, int epfd)
     r->d = d;
     r->epfd = epfd;
     r->lim = (gr_head_limits){ .max_url = st->cfg->max_url, .max_header = st->cfg->max_header };
-    r->in_cap = gr_head_peek_size(&r->lim) + 1;
+    r->in_cap = gr_head_judge_size(&r->lim) + 1;
     atomic_init(&r->busy, 0);
     return r;
 }

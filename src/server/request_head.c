@@ -42,7 +42,7 @@ static gr_head_verdict refuse(judge *j, gr_error_code code, const char *fmt, ...
     return GR_HEAD_REFUSED;
 }
 
-size_t gr_head_peek_size(const gr_head_limits *l)
+size_t gr_head_judge_size(const gr_head_limits *l)
 {
     return l->max_url + l->max_header + 2 * GR_HEAD_LINE_SLACK;
 }

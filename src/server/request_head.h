@@ -40,11 +40,11 @@ typedef struct gr_head_shape {
  * no control byte but tab), Content-Length (digits, below 2^64, once),
  * Transfer-Encoding (chunked, once, without Content-Length). A good head
  * fills *shape (may be NULL). The bytes the caller judges at most must
- * exceed gr_head_peek_size(l) for a head over its limits to be told from
+ * exceed gr_head_judge_size(l) for a head over its limits to be told from
  * an incomplete one. */
 gr_head_verdict gr_head_judge(const char *buf, size_t n, const gr_head_limits *l, gr_head_shape *shape,
                               gr_error_code *code, char *message, size_t size);
-size_t gr_head_peek_size(const gr_head_limits *l);
+size_t gr_head_judge_size(const gr_head_limits *l);
 
 /* The status line's reason phrase for status. */
 const char *gr_head_reason(int status);
