@@ -57,7 +57,6 @@ static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_CONNECTION_LIMIT, gr_guard_mhd_conn_limit(c),
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, gr_guard_mhd_memory(c),
-                            MHD_OPTION_URI_LOG_CALLBACK, gr_guard_uri_seen, NULL,
                             MHD_OPTION_UNESCAPE_CALLBACK, gr_guard_unescape, NULL,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,

@@ -22,7 +22,7 @@ enum chunk_place {
     END_CR          /* a CR started the final empty line: LF must follow */
 };
 
-static bool is_tchar(unsigned char c)
+bool gr_http_tchar(unsigned char c)
 {
     return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c && strchr("!#$%&'*+-.^_`|~", c));
 }
@@ -35,7 +35,7 @@ static int hex_value(unsigned char c)
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static bool is_control(unsigned char c)
+bool gr_http_control(unsigned char c)
 {
     return (c < 0x20 && c != '\t') || c == 0x7f;
 }
@@ -85,7 +85,7 @@ static bool chunk_byte(gr_body *b, unsigned char c, bool *ended, const char **wh
             b->at = SIZE_CR;
         else if (c == '\n')
             size_line_ended(b);
-        else if (is_control(c) || ++b->line > MAX_EXTENSION)
+        else if (gr_http_control(c) || ++b->line > MAX_EXTENSION)
             return false;
         return true;
     case SIZE_CR:
@@ -119,7 +119,7 @@ static bool chunk_byte(gr_body *b, unsigned char c, bool *ended, const char **wh
             b->at = END_CR;
         else if (c == '\n')
             *ended = true;
-        else if (is_tchar(c))
+        else if (gr_http_tchar(c))
             b->at = TRAILER_NAME;
         else
             return false;
@@ -127,13 +127,13 @@ static bool chunk_byte(gr_body *b, unsigned char c, bool *ended, const char **wh
     case TRAILER_NAME:
         if (c == ':')
             b->at = TRAILER_VALUE;
-        return c == ':' || is_tchar(c);
+        return c == ':' || gr_http_tchar(c);
     case TRAILER_VALUE:
         if (c == '\r')
             b->at = TRAILER_CR;
         else if (c == '\n')
             b->at = TRAILER_START;
-        return !is_control(c) || c == '\r' || c == '\n';
+        return !gr_http_control(c) || c == '\r' || c == '\n';
     case TRAILER_CR:
     case END_CR:
         if (c != '\n')

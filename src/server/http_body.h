@@ -41,6 +41,12 @@ typedef struct gr_body {
 
 void gr_body_start(gr_body *b, gr_body_kind kind, uint64_t length, size_t max_trailer);
 
+/* RFC 9110 5.6.2: a character of a method or a field name (a token). */
+bool gr_http_tchar(unsigned char c);
+
+/* A control byte that may not stand in a field value: all but tab. */
+bool gr_http_control(unsigned char c);
+
 /* Scans the next n bytes p[0..n) of the body. */
 gr_body_step gr_body_scan(gr_body *b, const char *p, size_t n, size_t *used, const char **why);
 

@@ -37,7 +37,6 @@ typedef struct conn_guard {
     bool refused;         /* answered 503 at its opening: the table is full */
     bool bad_url;         /* a decoded part of the URL held a control byte */
     struct ip_slot *ip;   /* its address's count, when --per-ip-limit is on */
-    size_t target_len;    /* bytes of the raw request target */
 } conn_guard;
 
 static struct {
@@ -428,7 +427,6 @@ void gr_guard_request_ended(request *rq)
         return;
     atomic_store(&g->served, true);
     g->bad_url = false;
-    g->target_len = 0;
     int64_t d = 0;
     atomic_compare_exchange_strong(&g->deadline_ms, &d, now_ms() + (int64_t)guard.cfg->conn_timeout * 1000);
 }
@@ -440,15 +438,6 @@ static conn_guard *guard_of(struct MHD_Connection *conn)
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     request *rq = ci ? ci->socket_context : NULL;
     return rq ? rq->guard : NULL;
-}
-
-void *gr_guard_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
-{
-    (void)cls;
-    conn_guard *g = guard_of(conn);
-    if (g)
-        g->target_len = strlen(uri);
-    return NULL; /* no per-request context of libmicrohttpd's: http.c makes its own */
 }
 
 /* libmicrohttpd calls this for the path, and for each name and value of
@@ -472,63 +461,15 @@ size_t gr_guard_unescape(void *cls, struct MHD_Connection *conn, char *s)
 
 /* ---- the head --------------------------------------------------------------- */
 
-static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-    (void)kind;
-    (void)value;
-    unsigned *n = cls;
-    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
-        n[0]++;
-    else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
-        n[1]++;
-    return MHD_YES;
-}
-
-/* Transfer-Encoding: chunked alone is read; any other coding cannot be
- * (libmicrohttpd would wait for the body's end until the timeout), and a
- * length beside a coding makes the body's end ambiguous (RFC 9112 6.3). */
-static gr_error_code check_codings(request *rq, char *message, size_t size)
-{
-    unsigned n[2] = { 0, 0 };
-    MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, count_header, n);
-    if (n[0] == 0)
-        return GR_NERROR_CODES;
-    const char *te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-    if (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0) {
-        char shown[48];
-        gr_printable(te ? te : "", shown, sizeof shown);
-        snprintf(message, size, "Transfer-Encoding \"%s\" is not supported: send the body as it is, with a "
-                 "Content-Length, or with Transfer-Encoding: chunked alone", n[0] > 1 ? "(several)" : shown);
-        return GR_E_UNSUPPORTED_TRANSFER_CODING;
-    }
-    if (n[1]) {
-        snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
-        return GR_E_BAD_REQUEST;
-    }
-    return GR_NERROR_CODES;
-}
-
 gr_error_code gr_guard_check_head(request *rq, char *message, size_t size)
 {
-    const gr_server_config *c = rq->st->cfg;
     conn_guard *g = rq->guard;
     if (g && g->bad_url) {
         snprintf(message, size, "the URL holds a control character (such as %%00) once decoded; send the "
                  "path and query without them");
         return GR_E_BAD_REQUEST;
     }
-    if (g && g->target_len > c->max_url) {
-        snprintf(message, size, "the URL is %zu bytes, longer than the limit of %u (--max-url); send a "
-                 "shorter one (queries go in the body)", g->target_len, c->max_url);
-        return GR_E_URL_TOO_LONG;
-    }
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    if (ci && ci->header_size > c->max_header) {
-        snprintf(message, size, "the request line and headers are %zu bytes, more than the limit of %u "
-                 "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
-        return GR_E_HEADERS_TOO_LARGE;
-    }
-    return check_codings(rq, message, size);
+    return GR_NERROR_CODES;
 }
 
 /* ---- lingering ---------------------------------------------------------------- */

@@ -10,9 +10,8 @@
  * Every request head and chunk is judged by the relay (relay.h,
  * request_head.h, http_body.h) before libmicrohttpd reads it: whatever
  * libmicrohttpd 0.9.75 would answer itself (in HTML, or with its head sent
- * twice) is answered there in JSON. The checks below (the URL, 414, 431,
- * 501) judge each request again in its first callback; they are what a
- * connection added to libmicrohttpd by other means (the tests' own) meets. */
+ * twice) is answered there in JSON. What is left to the first callback
+ * is what needs libmicrohttpd's decoding: a control byte in the URL. */
 #ifndef GRUNDY_SERVER_HTTP_GUARD_H
 #define GRUNDY_SERVER_HTTP_GUARD_H
 
@@ -78,14 +77,13 @@ bool gr_guard_head_arrived(request *rq);
  * idle time (--conn-timeout). */
 void gr_guard_request_ended(request *rq);
 
-/* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK and MHD_OPTION_UNESCAPE_CALLBACK:
- * they record the raw request target's length and whether any decoded part
- * of the URL holds a control byte. */
-void *gr_guard_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn);
+/* libmicrohttpd's MHD_OPTION_UNESCAPE_CALLBACK: it records whether any
+ * decoded part of the URL holds a control byte. */
 size_t gr_guard_unescape(void *cls, struct MHD_Connection *conn, char *s);
 
-/* Judges the head of rq (its first callback): the error to answer at once
- * with message, or GR_NERROR_CODES when the head is fine. */
+/* Judges the decoded URL of rq (its first callback): the error to answer
+ * at once with message, or GR_NERROR_CODES when it is fine. The head's
+ * grammar and limits were judged by the relay before libmicrohttpd read it. */
 gr_error_code gr_guard_check_head(request *rq, char *message, size_t size);
 
 /* Whether n more bytes of a body that is being dropped (after an early

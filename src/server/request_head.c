@@ -62,12 +62,6 @@ const char *gr_head_reason(int status)
     }
 }
 
-/* RFC 9110 5.6.2: the characters of a method or a header name. */
-static bool is_tchar(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c && strchr("!#$%&'*+-.^_`|~", c));
-}
-
 /* The next line (without its CR LF or LF) in *line, *len; false when its
  * LF has not arrived yet. */
 static bool next_line(judge *j, const char **line, size_t *len)
@@ -112,7 +106,7 @@ static size_t count_params(const char *target, size_t len)
 static gr_head_verdict judge_request_line(judge *j, const char *s, size_t len)
 {
     size_t i = 0;
-    while (i < len && is_tchar((unsigned char)s[i]))
+    while (i < len && gr_http_tchar((unsigned char)s[i]))
         i++;
     size_t t0 = i + 1, t = t0;
     if (i > 0 && i < len && s[i] == ' ')
@@ -179,12 +173,12 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
         return refuse(j, GR_E_BAD_REQUEST, "a header line starts with white space (an obsolete folded line): "
                       "\\\"%s\\\"; send each header on one line", got);
     size_t i = 0;
-    while (i < len && is_tchar((unsigned char)s[i]))
+    while (i < len && gr_http_tchar((unsigned char)s[i]))
         i++;
     if (i == 0 || i >= len || s[i] != ':')
         return refuse(j, GR_E_BAD_REQUEST, "the header line \\\"%s\\\" is not Name: value; send it so", got);
     for (size_t k = i + 1; k < len; k++)
-        if (((unsigned char)s[k] < 0x20 && s[k] != '\t') || s[k] == 0x7f)
+        if (gr_http_control((unsigned char)s[k]))
             return refuse(j, GR_E_BAD_REQUEST, "the header line \\\"%s\\\" holds control byte 0x%02x; send "
                           "visible text only", got, (unsigned)(unsigned char)s[k]);
     if (++f->lines > GR_HEAD_MAX_FIELDS)
