@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/bg_thread.h"
+
 /* SLOT_BYTES: each thread's buffer, room for the writer to be late by tens
  * of milliseconds at 100,000 lines/s (only the pages used are resident).
  * BATCH_BYTES: a thread's batch that wakes the writer at once. BATCH_MS:
@@ -160,26 +162,13 @@ static void drain(slot *head)
     }
 }
 
-static struct timespec deadline_in(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 /* Called with W.mu held: sleeps until there is something to write, then
  * lets a lone line wait BATCH_MS for others unless told to hurry. */
 static void await_work(void)
 {
     while (!atomic_load(&W.pending) && !atomic_load(&W.urgent) && !W.stopping && W.flush_asked == W.flush_done)
         pthread_cond_wait(&W.wake, &W.mu);
-    struct timespec until = deadline_in(BATCH_MS);
+    struct timespec until = gr_bg_thread_due(BATCH_MS);
     while (!atomic_load(&W.urgent) && !W.stopping && W.flush_asked == W.flush_done)
         if (pthread_cond_timedwait(&W.wake, &W.mu, &until) == ETIMEDOUT)
             break;
@@ -312,7 +301,7 @@ void gr_log_flush(void)
         fflush(stderr);
         return;
     }
-    struct timespec until = deadline_in(FLUSH_WAIT_MS);
+    struct timespec until = gr_bg_thread_due(FLUSH_WAIT_MS);
     pthread_mutex_lock(&W.mu);
     unsigned long mine = ++W.flush_asked;
     pthread_cond_signal(&W.wake);
