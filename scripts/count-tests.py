@@ -12,11 +12,15 @@ known gap) counts as skipped, passing or not.
 With one log and no label, prints the closing line "N passed, N failed".
 Otherwise prints "LABEL: N passed, N failed" per log (a missing log, from a
 build that failed, counts as one failure) and a closing line
-"total: N passed, N failed". Exits 1 when any failed."""
+"total: N passed, N failed". Before these, each failed case gets a line
+"failed: LABEL: TEST: its TAP line" (at most MAX_NAMED of them), so that
+the tail of a long run says what failed. Exits 1 when any failed."""
 import json
 import os
 import re
 import sys
+
+MAX_NAMED = 20
 
 
 def tap_results(text):
@@ -30,35 +34,45 @@ def tap_results(text):
 
 
 def count(path):
-    """(passed, failed, skipped) of one testlog.json."""
+    """(passed, failed, skipped, [what failed]) of one testlog.json."""
     passed = failed = skipped = 0
+    named = []
     with open(path, encoding="utf-8") as log:
         for line in log:
             t = json.loads(line)
+            name, result = t.get("name", "?"), t.get("result")
             oks, (p, f, s) = tap_results(t.get("stdout") or "")
-            if t.get("result") in ("SKIP",):
+            if result in ("SKIP",):
                 skipped += 1
                 continue
             if not oks:
-                if t.get("result") in ("OK", "EXPECTEDFAIL"):
+                if result in ("OK", "EXPECTEDFAIL"):
                     passed += 1
                 else:
                     failed += 1
+                    named.append(f"{name}: {result}, no TAP output")
                 continue
             passed, failed, skipped = passed + p, failed + f, skipped + s
-            if t.get("result") not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
+            named += [f"{name}: not ok{rest}" for v, rest in oks
+                      if v == "not ok" and "# TODO" not in rest.upper() and "# SKIP" not in rest.upper()]
+            if result not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
                 failed += 1  # crashed or timed out after its last TAP line
-    return passed, failed, skipped
+                named.append(f"{name}: {result} after its last TAP line")
+    return passed, failed, skipped, named
 
 
 def count_tap(path):
-    """(passed, failed, skipped) of one TAP file."""
+    """(passed, failed, skipped, [what failed]) of one TAP file."""
     with open(path, encoding="utf-8") as tap:
         text = tap.read()
-    _, (passed, failed, skipped) = tap_results(text)
+    oks, (passed, failed, skipped) = tap_results(text)
+    named = [f"not ok{rest}" for v, rest in oks
+             if v == "not ok" and "# TODO" not in rest.upper() and "# SKIP" not in rest.upper()]
     plan = re.search(r"^1\.\.(\d+)", text, re.M)
     missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 1  # no plan: it stopped early
-    return passed, failed + max(missing, 0), skipped
+    if missing > 0:
+        named.append(f"{missing} planned test(s) never ran")
+    return passed, failed + max(missing, 0), skipped, named
 
 
 def line(passed, failed, skipped):
@@ -71,17 +85,23 @@ def main(args):
     runs = [a.split("=", 1) if "=" in a and not os.path.exists(a) else [None, a] for a in args]
     total = [0, 0, 0]
     width = max(len(label or path) for label, path in runs)
+    lines, named = [], []
     for label, path in runs:
         if os.path.exists(path):
-            c = count_tap(path) if path.endswith(".tap") else count(path)
+            *c, failures = count_tap(path) if path.endswith(".tap") else count(path)
             text = line(*c)
         else:
-            c = (0, 1, 0)
+            c, failures = (0, 1, 0), ["no test log"]
             text = "no test log (the build or its setup failed): " + line(*c)
+        named += [f"failed: {label or path}: {f}" for f in failures]
         total = [a + b for a, b in zip(total, c)]
         if len(runs) > 1 or label:
-            print(f"{(label or path) + ':':<{width + 1}} {text}")
-    print(("total: " if len(runs) > 1 or runs[0][0] else "") + line(*total))
+            lines.append(f"{(label or path) + ':':<{width + 1}} {text}")
+    for n in named[:MAX_NAMED]:
+        print(n[:300])
+    if len(named) > MAX_NAMED:
+        print(f"failed: ... and {len(named) - MAX_NAMED} more")
+    print("\n".join(lines + [("total: " if len(runs) > 1 or runs[0][0] else "") + line(*total)]))
     sys.exit(1 if total[1] else 0)
 
 

@@ -6,7 +6,8 @@
 # the whole suite again built with AddressSanitizer and UndefinedBehavior-
 # Sanitizer, and the tests that start grundyd with ThreadSanitizer; any
 # sanitizer report fails the test it happens in. Prints each stage's time,
-# then "LABEL: N passed, N failed" for each run and, last,
+# a "failed: LABEL: TEST: ..." line for each failed case, then
+# "LABEL: N passed, N failed" for each run and, last,
 # "total: N passed, N failed", counting every individual test case.
 #
 # After the normal build, the playground page is tested in a real browser
