@@ -102,18 +102,18 @@ static void check_zeckendorf(uint64_t n)
     size_t fcount = fib_list(fib);
     uint64_t terms[GR_ZECKENDORF_MAX_TERMS];
     size_t count = gr_zeckendorf(n, terms);
-    ck_assert_uint_le(count, GR_ZECKENDORF_MAX_TERMS);
-    ck_assert_int_eq(count == 0, n == 0);
+    REQUIRE(count <= GR_ZECKENDORF_MAX_TERMS);
+    REQUIRE_EQ(count == 0, n == 0);
     uint64_t sum = 0;
     int prev = 1000;
     for (size_t i = 0; i < count; i++) {
         int idx = fib_index(fib, fcount, terms[i]);
-        ck_assert_int_ge(idx, 0);
-        ck_assert_int_lt(idx, prev - 1); /* decreasing, non-consecutive */
+        REQUIRE(idx >= 0);
+        REQUIRE(idx < prev - 1); /* decreasing, non-consecutive */
         prev = idx;
         sum += terms[i];
     }
-    ck_assert_uint_eq(sum, n);
+    REQUIRE(sum == n);
 }
 
 static uint64_t smallest_term(uint64_t n)
