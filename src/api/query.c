@@ -170,6 +170,70 @@ int gr_q_u64_at(gr_query *q, const cJSON *node, const char *field, uint64_t *out
     return gr_json_u64(q->doc, node, field, out, q->err);
 }
 
+/* One integer, signed or not: the two readers behind the entry helpers. */
+typedef union int_out {
+    uint64_t *u;
+    int64_t *i;
+} int_out;
+
+static int read_int(const gr_query *q, const cJSON *node, const char *field, bool sign, int_out out,
+                    gr_api_error *err)
+{
+    return sign ? gr_json_i64(q->doc, node, field, out.i, err) : gr_json_u64(q->doc, node, field, out.u, err);
+}
+
+static int read_entry(gr_query *q, const cJSON *item, const char *name, size_t i, bool sign, int_out out)
+{
+    gr_api_error quiet;
+    if (read_int(q, item, name, sign, out, &quiet) == 0)
+        return 0;
+    char field[64];
+    snprintf(field, sizeof field, "%s[%zu]", name, i);
+    return read_int(q, item, field, sign, out, q->err);
+}
+
+static int read_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
+                     bool sign, int_out first, int_out second)
+{
+    const cJSON *a = cJSON_IsArray(item) ? item->child : NULL;
+    const cJSON *b = a ? a->next : NULL;
+    gr_api_error quiet;
+    if (b && !b->next && read_int(q, a, name, sign, first, &quiet) == 0 &&
+        read_int(q, b, name, sign, second, &quiet) == 0)
+        return 0;
+    char field[64];
+    snprintf(field, sizeof field, "%s[%zu]", name, i);
+    if (!b || b->next)
+        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "%s", shape);
+    snprintf(field, sizeof field, "%s[%zu][0]", name, i);
+    if (read_int(q, a, field, sign, first, q->err))
+        return -1;
+    snprintf(field, sizeof field, "%s[%zu][1]", name, i);
+    return read_int(q, b, field, sign, second, q->err);
+}
+
+int gr_q_u64_entry(gr_query *q, const cJSON *item, const char *name, size_t i, uint64_t *out)
+{
+    return read_entry(q, item, name, i, false, (int_out){ .u = out });
+}
+
+int gr_q_i64_entry(gr_query *q, const cJSON *item, const char *name, size_t i, int64_t *out)
+{
+    return read_entry(q, item, name, i, true, (int_out){ .i = out });
+}
+
+int gr_q_u64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
+                  uint64_t out[2])
+{
+    return read_pair(q, item, name, i, shape, false, (int_out){ .u = &out[0] }, (int_out){ .u = &out[1] });
+}
+
+int gr_q_i64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
+                  int64_t out[2])
+{
+    return read_pair(q, item, name, i, shape, true, (int_out){ .i = &out[0] }, (int_out){ .i = &out[1] });
+}
+
 int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out)
 {
     const cJSON *node = gr_q_get(q, name);
@@ -207,12 +271,8 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
         return gr_oom(q);
     size_t i = 0;
     const cJSON *item;
-    gr_api_error quiet;
     cJSON_ArrayForEach(item, arr) {
-        if (gr_json_u64(q->doc, item, name, &v[i], &quiet) != 0) {
-            char field[64]; /* named only on failure: this loop runs for every pile */
-            snprintf(field, sizeof field, "%s[%zu]", name, i);
-            gr_q_u64_at(q, item, field, &v[i]);
+        if (gr_q_u64_entry(q, item, name, i, &v[i])) {
             gr_mem_free(v);
             return -1;
         }

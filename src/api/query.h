@@ -165,6 +165,18 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
 /* Integer read from an arbitrary node, with field path `field`. */
 int gr_q_u64_at(gr_query *q, const cJSON *node, const char *field, uint64_t *out);
 
+/* Entry i of the array member `name`, an integer, or a pair [a, b] of
+ * integers (`shape` is the message when it is not a pair); signed or not
+ * as the name says. Errors name "name[i]" or "name[i][k]". These run for
+ * every entry of arrays of up to --max-items, so the path is written only
+ * when a read fails. */
+int gr_q_u64_entry(gr_query *q, const cJSON *item, const char *name, size_t i, uint64_t *out);
+int gr_q_i64_entry(gr_query *q, const cJSON *item, const char *name, size_t i, int64_t *out);
+int gr_q_u64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
+                  uint64_t out[2]);
+int gr_q_i64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
+                  int64_t out[2]);
+
 /* Answer helpers. Each returns 0, or -1 with a 503 when memory runs out. */
 int gr_ans_components(gr_query *q);                /* creates ans.components */
 cJSON *gr_ans_component(gr_query *q);              /* appends and returns a new object */

@@ -239,13 +239,11 @@ static int check_entry(gr_query *q, const gr_field *f, const cJSON *item, size_t
 }
 
 /* Integers are read once without a path (the common case, cheap) and only
- * a failing one is read again to name it: building "piles[i]" for every
- * entry would cost more than reading it. */
-static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, uint64_t max)
+ * a failing one is read again to name it: building "piles[i]" or
+ * "edges[i][k]" for every entry would cost more than reading it. */
+static bool integer_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, uint64_t max)
 {
     gr_api_error quiet;
-    if (cJSON_IsArray(item))
-        return false;
     if (is_signed(f)) {
         int64_t v;
         return gr_json_i64(q->doc, item, "", &v, &quiet) == 0 && v >= f->value.min &&
@@ -253,6 +251,17 @@ static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, 
     }
     uint64_t v;
     return gr_json_u64(q->doc, item, "", &v, &quiet) == 0 && v >= (uint64_t)f->value.min && v <= max;
+}
+
+static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, uint64_t max)
+{
+    bool pairs = f->type == GR_FIELD_INTEGER_PAIRS || f->type == GR_FIELD_SIGNED_PAIRS;
+    if (!pairs)
+        return !cJSON_IsArray(item) && integer_quietly_ok(q, f, item, max);
+    const cJSON *a = cJSON_IsArray(item) ? item->child : NULL;
+    const cJSON *b = a ? a->next : NULL;
+    return b && !b->next && !cJSON_IsArray(a) && !cJSON_IsArray(b) && integer_quietly_ok(q, f, a, max) &&
+           integer_quietly_ok(q, f, b, max);
 }
 
 static int check_array(gr_query *q, const gr_field *f, const cJSON *arr)

@@ -22,13 +22,14 @@ static int read_used(gr_query *q, uint64_t max, uint32_t *mask, uint64_t **list,
     if (u && !cJSON_IsNull(u) && gr_q_u64_list(q, "used", max, true, list, n))
         return -1;
     for (size_t i = 0; i < *n; i++) {
-        char field[32];
-        snprintf(field, sizeof field, "used[%zu]", i);
         uint64_t v = (*list)[i];
-        if (v < 1 || v > max || (*mask & (UINT32_C(1) << (v - 1))))
+        if (v < 1 || v > max || (*mask & (UINT32_C(1) << (v - 1)))) {
+            char field[32];
+            snprintf(field, sizeof field, "used[%zu]", i);
             return gr_fail(q->err, GR_E_INVALID_FIELD, field,
                            "each used number must be between 1 and max_choosable (%" PRIu64
                            ") and appear once; got %" PRIu64, max, v);
+        }
         *mask |= UINT32_C(1) << (v - 1);
     }
     return 0;

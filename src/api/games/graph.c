@@ -29,16 +29,8 @@ static void free_input(graph_input *in)
 
 static int read_edge(gr_query *q, const cJSON *edge, size_t i, uint64_t *uv)
 {
-    char field[48];
-    snprintf(field, sizeof field, "edges[%zu]", i);
-    if (!cJSON_IsArray(edge) || cJSON_GetArraySize(edge) != 2)
-        return gr_fail(q->err, GR_E_INVALID_FIELD, field,
-                       "each edge must be a pair [u, v] of node ids (a move from u to v)");
-    snprintf(field, sizeof field, "edges[%zu][0]", i);
-    if (gr_q_u64_at(q, edge->child, field, &uv[0]))
-        return -1;
-    snprintf(field, sizeof field, "edges[%zu][1]", i);
-    return gr_q_u64_at(q, edge->child->next, field, &uv[1]);
+    return gr_q_u64_pair(q, edge, "edges", i, "each edge must be a pair [u, v] of node ids (a move "
+                         "from u to v)", uv);
 }
 
 static int read_edges_and_tokens(gr_query *q, graph_input *in)

@@ -37,16 +37,8 @@ static int read_side(gr_query *q, const char *name, uint64_t *out)
 
 static int read_pair(gr_query *q, const cJSON *item, const char *name, size_t i, int64_t out[2])
 {
-    char field[48];
-    snprintf(field, sizeof field, "%s[%zu]", name, i);
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
-        return gr_fail(q->err, GR_E_INVALID_FIELD, field, "each entry of \"%s\" must be a pair [%s]",
-                       name, name[0] == 's' ? "dr, dc" : "row, col");
-    snprintf(field, sizeof field, "%s[%zu][0]", name, i);
-    if (gr_json_i64(q->doc, item->child, field, &out[0], q->err))
-        return -1;
-    snprintf(field, sizeof field, "%s[%zu][1]", name, i);
-    return gr_json_i64(q->doc, item->child->next, field, &out[1], q->err);
+    return gr_q_i64_pair(q, item, name, i, name[0] == 's' ? "each entry of \"steps\" must be a pair [dr, dc]"
+                         : "each entry of \"tokens\" must be a pair [row, col]", out);
 }
 
 static bool same_step(const int64_t a[2], const int64_t b[2])

@@ -36,17 +36,16 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n)
     size_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, arr) {
-        char field[40];
-        snprintf(field, sizeof field, "stones[%zu]", i);
-        uint64_t u;
-        int rc = signed_ok ? gr_json_i64(q->doc, item, field, &v[i], q->err)
-                           : gr_q_u64_at(q, item, field, &u);
+        uint64_t u = 0;
+        int rc = signed_ok ? gr_q_i64_entry(q, item, "stones", i, &v[i]) : gr_q_u64_entry(q, item, "stones", i, &u);
         if (rc) {
             gr_free(v);
             return -1;
         }
         if (!signed_ok && u > (uint64_t)INT64_MAX) { /* checked before the cast */
             gr_free(v);
+            char field[40];
+            snprintf(field, sizeof field, "stones[%zu]", i);
             return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "%s is %" PRIu64 "; a pile holds at most "
                            "9223372036854775807 stones", field, u);
         }

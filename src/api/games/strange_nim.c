@@ -75,21 +75,17 @@ static void strange_facts(const void *ctx, size_t pile, cJSON *component)
 
 static int read_pile(gr_query *q, const cJSON *item, size_t i, uint64_t *x, uint64_t *k)
 {
+    uint64_t xk[2];
+    if (gr_q_u64_pair(q, item, "piles", i, "each pile must be a pair [x, k]: x tokens, and a move "
+                      "takes 1 to floor(x / k) of them", xk))
+        return -1;
+    *x = xk[0];
+    *k = xk[1];
+    if (*k != 0)
+        return 0;
     char field[48];
-    snprintf(field, sizeof field, "piles[%zu]", i);
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2)
-        return gr_fail(q->err, GR_E_INVALID_FIELD, field,
-                       "each pile must be a pair [x, k]: x tokens, and a move takes 1 to "
-                       "floor(x / k) of them");
-    snprintf(field, sizeof field, "piles[%zu][0]", i);
-    if (gr_q_u64_at(q, item->child, field, x))
-        return -1;
     snprintf(field, sizeof field, "piles[%zu][1]", i);
-    if (gr_q_u64_at(q, item->child->next, field, k))
-        return -1;
-    if (*k == 0)
-        return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "k must be at least 1");
-    return 0;
+    return gr_fail(q->err, GR_E_OUT_OF_RANGE, field, "k must be at least 1");
 }
 
 static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
