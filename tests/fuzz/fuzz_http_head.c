@@ -244,11 +244,12 @@ static void check_answers(const char *out, size_t len, bool heads)
         p = check_one_answer(p, end, heads);
 }
 
-/* Whether the input has a line starting "HEAD " (a request it may be). */
+/* Whether the input holds "HEAD " anywhere: a request may start right
+ * after the previous one's body, not only at the start of a line. */
 static bool asks_head(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i + 5 <= size; i++)
-        if ((i == 0 || data[i - 1] == '\n') && memcmp(data + i, "HEAD ", 5) == 0)
+        if (memcmp(data + i, "HEAD ", 5) == 0)
             return true;
     return false;
 }
