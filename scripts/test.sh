@@ -160,8 +160,9 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
 
     # 3. Under TSan, the tests that start grundyd and load its threads
     #    (HTTP workers, compute pool, NDJSON streams, SIGHUP reload, SIGTERM
-    #    drain, the access log's writer, gzip streams): http, service,
-    #    access-log, http-conventions. (test_scores, which loads the pool
+    #    drain, the access log's writer, gzip streams, the relay between
+    #    clients and libmicrohttpd): http, service, access-log,
+    #    http-conventions, front. (test_scores, which loads the pool
     #    with score games that share no state, is left to the other runs.) Only the binaries and the table file
     #    they need are built; building the table file runs the builder's
     #    threads under TSan too. Left out: test_cli (its bound on grundy
@@ -172,7 +173,7 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     tsan="build-test-tsan"
     configure "$tsan" "${sanitize_args[@]}" -Db_sanitize=thread "-Dc_args=-fno-omit-frame-pointer"
     build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" \
-        --no-rebuild --timeout-multiplier 3 http service access-log http-conventions
+        --no-rebuild --timeout-multiplier 3 http service access-log http-conventions front
     stage_done "TSan build and HTTP tests" "$t0"
 fi
 
