@@ -1305,7 +1305,7 @@ def t_sigterm_after_abort(binary):
         if rc != 0:
             p.append("exit status %r" % rc)
         log = [line for line in d.log() if "event=draining" in line or "event=stopped" in line]
-        if dt > 1.5:
+        if dt > 2.5:  # not the 3 s drain timeout: nothing was waited for
             p.append("exit took %.2f s after SIGTERM with no request in flight (drain-timeout 3)" % dt)
         if not any("event=stopped" in line and "abandoned=0" in line for line in log):
             p.append("want event=stopped abandoned=0")

@@ -398,7 +398,9 @@ def t_large(ck):
     if ans is not None:
         ck.checked += 1
         w = ans["winning_moves"]
-        if w["total"] is not None or not w.get("note") or time.monotonic() - start > 0.5:
+        # "at once": not a search over the heaps' options (far more than a second); the bound leaves a
+        # loaded machine its slack
+        if w["total"] is not None or not w.get("note") or time.monotonic() - start > 5:
             ck.fail(q, "winning_moves %r after %.2f s, want an unknown total at once" % (w, time.monotonic() - start))
     # Huge Nim heaps: exactly one winning move per pile holding the top bit.
     for _ in range(20):
