@@ -70,7 +70,9 @@ def count_tap(path):
              if v == "not ok" and "# TODO" not in rest.upper() and "# SKIP" not in rest.upper()]
     plan = re.search(r"^1\.\.(\d+)", text, re.M)
     missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 1  # no plan: it stopped early
-    if missing > 0:
+    if not plan:
+        named.append("no plan line: the run stopped early")
+    elif missing > 0:
         named.append(f"{missing} planned test(s) never ran")
     return passed, failed + max(missing, 0), skipped, named
 

@@ -253,12 +253,16 @@ static bool integer_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item
     return gr_json_u64(q->doc, item, "", &v, &quiet) == 0 && v >= (uint64_t)f->value.min && v <= max;
 }
 
+/* A pair field's entry that is not an array passes here as an integer
+ * would: the game's own reader refuses it, in the game's words. */
 static bool entry_quietly_ok(gr_query *q, const gr_field *f, const cJSON *item, uint64_t max)
 {
     bool pairs = f->type == GR_FIELD_INTEGER_PAIRS || f->type == GR_FIELD_SIGNED_PAIRS;
+    if (!cJSON_IsArray(item))
+        return integer_quietly_ok(q, f, item, max);
     if (!pairs)
-        return !cJSON_IsArray(item) && integer_quietly_ok(q, f, item, max);
-    const cJSON *a = cJSON_IsArray(item) ? item->child : NULL;
+        return false;
+    const cJSON *a = item->child;
     const cJSON *b = a ? a->next : NULL;
     return b && !b->next && !cJSON_IsArray(a) && !cJSON_IsArray(b) && integer_quietly_ok(q, f, a, max) &&
            integer_quietly_ok(q, f, b, max);

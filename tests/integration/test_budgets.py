@@ -187,8 +187,11 @@ def t_queue_wait(binary):
             if err.get("code") != "overloaded" or "--queue-wait-ms" not in err.get("message", "") \
                     or r.header("Retry-After") != "1":
                 p.append("query %d: 503 %r, Retry-After %r" % (i, r.raw[:300], r.header("Retry-After")))
-            if ends[i] >= freed:  # at its wait's end (250 ms), not when the compute thread frees up
-                p.append("query %d: the 503 came after %.2f s, not before the first heavy answer" % (i, r.elapsed))
+            # at its wait's end (250 ms), not when the compute thread frees up (1 s of CPU later): a
+            # 503 sent as the thread frees would come within milliseconds of the heavy answer
+            if ends[i] > freed - 0.2:
+                p.append("query %d: the 503 came after %.2f s, not well before the first heavy answer"
+                         % (i, r.elapsed))
         elif r.status == 422 and err.get("code") == "limit_exceeded":
             n422 += 1
         else:
@@ -293,8 +296,10 @@ def refused_problems(what, r, came, heavy_came):
         p.append("%s: %d %r, headers %r" % (what, status, body[:300], headers))
     if whole.count(b"HTTP/1.") != 1 or b" 200 " in whole:
         p.append("%s: more than the 503 was sent: %r" % (what, whole[:400]))
-    if heavy_came is None or came >= heavy_came:  # at its wait's end (250 ms), not when the thread frees up
-        p.append("%s: the 503 came after %.2f s, not before the heavy query's answer" % (what, elapsed))
+    # at its wait's end (250 ms), not when the thread frees up (1 s of CPU later): a 503 sent as the
+    # thread frees would come within milliseconds of the heavy answer
+    if heavy_came is None or came > heavy_came - 0.2:
+        p.append("%s: the 503 came after %.2f s, not well before the heavy query's answer" % (what, elapsed))
     return p
 
 
@@ -335,7 +340,7 @@ def with_busy_pool(port, sends):
     threads[0].start()
     deadline = time.monotonic() + 5
     while metric(port, "grundyd_compute_jobs_total") == jobs and time.monotonic() < deadline:
-        time.sleep(0.01)  # until the heavy query has the compute thread
+        time.sleep(0.01)  # until the heavy query's job is queued (the idle compute thread takes it)
     for t in threads[1:]:
         t.start()
     for t in threads:

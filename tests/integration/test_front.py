@@ -655,9 +655,9 @@ def t_table_full(binary):
         finally:
             silent.close()
         p += json_error(raw, 503, "overloaded", "a silent 8th connection")
-        # The held heads are cut at their 2 s deadline (from their first
-        # byte), after which a slot frees; polled, not slept, so that a
-        # loaded machine's late timer does not fail it.
+        # The held connections are cut at their 2 s header deadline, after
+        # which a slot frees; polled, not slept, so that a loaded machine's
+        # late timer does not fail it.
         deadline = t0 + 2 + 5
         while True:
             raw, _ = exchange(d.port, get(b"/healthz"), timeout=3)

@@ -75,11 +75,20 @@ def t_names_bounded(d):
     return problems
 
 
+def t_no_plan(d):
+    tap = write(d, "stage.tap", "ok 1 - x\n")
+    rc, out = run("browser=" + tap)
+    want = ["failed: browser: no plan line: the run stopped early", "browser: 1 passed, 1 failed",
+            "total: 1 passed, 1 failed"]
+    return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
+
+
 def main():
     tap = Tap()
     for name, fn in [("every case passes: counts, no failed lines, exit 0", t_all_pass),
                      ("each failure is named before the counts, exit 1", t_failures_named),
-                     ("at most 20 failures are named, the rest counted", t_names_bounded)]:
+                     ("at most 20 failures are named, the rest counted", t_names_bounded),
+                     ("a TAP stage with no plan line stopped early: one failure", t_no_plan)]:
         with tempfile.TemporaryDirectory() as d:
             tap.run(name, fn, d)
     tap.finish()
