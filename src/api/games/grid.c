@@ -35,12 +35,6 @@ static int read_side(gr_query *q, const char *name, uint64_t *out)
                    q->limits->max_nodes);
 }
 
-static int read_pair(gr_query *q, const cJSON *item, const char *name, size_t i, int64_t out[2])
-{
-    return gr_q_i64_pair(q, item, name, i, name[0] == 's' ? "each entry of \"steps\" must be a pair [dr, dc]"
-                         : "each entry of \"tokens\" must be a pair [row, col]", out);
-}
-
 static bool same_step(const int64_t a[2], const int64_t b[2])
 {
     return a[0] == b[0] && a[1] == b[1];
@@ -60,7 +54,7 @@ static int read_steps(gr_query *q, grid *g)
     const cJSON *item = arr && !cJSON_IsNull(arr) ? arr->child : NULL;
     for (size_t i = 0; i < n; i++, item = item ? item->next : NULL) {
         int64_t st[2] = { default_steps[i % 4][0], default_steps[i % 4][1] };
-        if (item && read_pair(q, item, "steps", i, st))
+        if (item && gr_q_i64_pair(q, item, "steps", i, "each entry of \"steps\" must be a pair [dr, dc]", st))
             return -1;
         if (st[0] == 0 && st[1] == 0) {
             char field[32];
@@ -96,7 +90,7 @@ static int read_tokens(gr_query *q, grid *g)
     const cJSON *item;
     cJSON_ArrayForEach(item, arr) {
         int64_t rc[2];
-        if (read_pair(q, item, "tokens", i, rc))
+        if (gr_q_i64_pair(q, item, "tokens", i, "each entry of \"tokens\" must be a pair [row, col]", rc))
             return -1;
         if (rc[0] < 0 || rc[1] < 0 || (uint64_t)rc[0] >= g->rows || (uint64_t)rc[1] >= g->cols) {
             char field[32];
