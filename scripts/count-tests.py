@@ -14,13 +14,16 @@ Otherwise prints "LABEL: N passed, N failed" per log (a missing log, from a
 build that failed, counts as one failure) and a closing line
 "total: N passed, N failed". Before these, each failed case gets a line
 "failed: LABEL: TEST: its TAP line" (at most MAX_NAMED of them), so that
-the tail of a long run says what failed. Exits 1 when any failed."""
+the tail of a long run says what failed, followed by the first MAX_DIAG
+diagnostic lines ("# ...") its test printed after it, indented. Exits 1
+when any failed."""
 import json
 import os
 import re
 import sys
 
 MAX_NAMED = 20
+MAX_DIAG = 6
 
 
 def tap_results(text):
@@ -31,6 +34,18 @@ def tap_results(text):
     skipped = sum("# SKIP" in rest.upper() or "# TODO" in rest.upper() for _, rest in oks)
     passed = sum(v == "ok" and "# SKIP" not in rest.upper() and "# TODO" not in rest.upper() for v, rest in oks)
     return oks, (passed, len(oks) - passed - skipped, skipped)
+
+
+def failures(text):
+    """Each failed case's "not ok" line, with the diagnostic lines after it."""
+    named = []
+    for m in re.finditer(r"^not ok\b(.*)$((?:\n#.*$)*)", text, re.M):
+        if "# TODO" in m.group(1).upper() or "# SKIP" in m.group(1).upper():
+            continue
+        diags = [d for d in m.group(2).split("\n") if d]
+        named.append("not ok" + m.group(1) + "".join("\n    " + d[:200] for d in diags[:MAX_DIAG]) +
+                     ("\n    # ... %d more line(s)" % (len(diags) - MAX_DIAG) if len(diags) > MAX_DIAG else ""))
+    return named
 
 
 def count(path):
@@ -53,8 +68,7 @@ def count(path):
                     named.append(f"{name}: {result}, no TAP output")
                 continue
             passed, failed, skipped = passed + p, failed + f, skipped + s
-            named += [f"{name}: not ok{rest}" for v, rest in oks
-                      if v == "not ok" and "# TODO" not in rest.upper() and "# SKIP" not in rest.upper()]
+            named += [f"{name}: {f}" for f in failures(t.get("stdout") or "")]
             if result not in ("OK", "EXPECTEDFAIL") and not any(v == "not ok" for v, _ in oks):
                 failed += 1  # crashed or timed out after its last TAP line
                 named.append(f"{name}: {result} after its last TAP line")
@@ -66,8 +80,7 @@ def count_tap(path):
     with open(path, encoding="utf-8") as tap:
         text = tap.read()
     oks, (passed, failed, skipped) = tap_results(text)
-    named = [f"not ok{rest}" for v, rest in oks
-             if v == "not ok" and "# TODO" not in rest.upper() and "# SKIP" not in rest.upper()]
+    named = failures(text)
     plan = re.search(r"^1\.\.(\d+)", text, re.M)
     missing = int(plan.group(1)) - (passed + failed + skipped) if plan else 1  # no plan: it stopped early
     if not plan:
@@ -100,7 +113,7 @@ def main(args):
         if len(runs) > 1 or label:
             lines.append(f"{(label or path) + ':':<{width + 1}} {text}")
     for n in named[:MAX_NAMED]:
-        print(n[:300])
+        print("\n".join(part[:300] for part in n.split("\n")))
     if len(named) > MAX_NAMED:
         print(f"failed: ... and {len(named) - MAX_NAMED} more")
     print("\n".join(lines + [("total: " if len(runs) > 1 or runs[0][0] else "") + line(*total)]))

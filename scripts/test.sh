@@ -6,7 +6,8 @@
 # the whole suite again built with AddressSanitizer and UndefinedBehavior-
 # Sanitizer, and the tests that start grundyd with ThreadSanitizer; any
 # sanitizer report fails the test it happens in. Prints each stage's time,
-# a "failed: LABEL: TEST: ..." line for each failed case, then
+# a "failed: LABEL: TEST: ..." line for each failed case (with the first
+# diagnostic lines its test printed), then
 # "LABEL: N passed, N failed" for each run and, last,
 # "total: N passed, N failed", counting every individual test case.
 #

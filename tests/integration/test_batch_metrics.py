@@ -348,25 +348,52 @@ def t_metrics(binary, d, t_started):
         p.append("no grundyd_build_info{version=%r} 1: %r" % (version, [k for k in s if k[0] == "grundyd_build_info"]))
     if "grundyd_table_bytes_mapped" in text or value(s, "grundyd_table_mapped_bytes") in (None, 0):
         p.append("grundyd_table_mapped_bytes (not grundyd_table_bytes_mapped) is not the table's size")
-    p += process_problems(s, d.proc.pid, t_started)
+    p += process_problems(d.port, d.proc.pid, t_started)
     TAP.diag("metrics: %d series checked exactly; build_info version %s" % (len(want), version))
     return p
 
 
-def process_problems(s, pid, t_started):
-    p = []
+def proc_snapshot(pid):
+    """(cpu seconds, rss bytes, vsize bytes, open fds) of pid from /proc."""
     fields = proc_fields(pid)
     page, hz = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
-    rss, vsize = int(fields[24 - 3]) * page, int(fields[23 - 3])
-    cpu = (int(fields[14 - 3]) + int(fields[15 - 3])) / hz
-    fds = len(os.listdir("/proc/%d/fd" % pid))
+    return ((int(fields[14 - 3]) + int(fields[15 - 3])) / hz, int(fields[24 - 3]) * page,
+            int(fields[23 - 3]), len(os.listdir("/proc/%d/fd" % pid)))
+
+
+# The scrape's own connection holds descriptors while the daemon samples:
+# the accepted socket and the relay's socket pair.
+SCRAPE_FDS = 3
+
+
+def quiet_scrape(port, pid):
+    """A scrape bracketed by /proc reads that saw the same descriptors once
+    the scrape's own had closed: no earlier connection was still closing
+    while the daemon sampled. Up to 5 s."""
+    deadline = time.monotonic() + 5
+    while True:
+        before = proc_snapshot(pid)
+        _, s = scrape(port)
+        after = proc_snapshot(pid)
+        while after[3] > before[3] and time.monotonic() < deadline:
+            time.sleep(0.02)
+            after = proc_snapshot(pid)
+        if before[3] == after[3] or time.monotonic() > deadline:
+            return before, s, after
+        time.sleep(0.1)
+
+
+def process_problems(port, pid, t_started):
+    p = []
+    before, s, after = quiet_scrape(port, pid)
+    (cpu0, rss, vsize, fds), cpu1 = before, after[0]
     with open("/proc/%d/limits" % pid) as f:
         soft = next(line.split()[3] for line in f if line.startswith("Max open files"))
     checks = [
-        ("process_cpu_seconds_total", lambda v: v > 0 and abs(v - cpu) < 0.5, cpu),
+        ("process_cpu_seconds_total", lambda v: v > 0 and cpu0 - 0.02 <= v <= cpu1 + 0.02, (cpu0, cpu1)),
         ("process_resident_memory_bytes", lambda v: rss / 2 <= v <= rss * 2, rss),
         ("process_virtual_memory_bytes", lambda v: vsize / 2 <= v <= vsize * 2, vsize),
-        ("process_open_fds", lambda v: 3 <= v and abs(v - fds) <= 3, fds),
+        ("process_open_fds", lambda v: 3 <= v and fds <= v <= fds + SCRAPE_FDS, (fds, after[3])),
         ("process_max_fds", lambda v: str(v) == soft, soft),
         ("process_start_time_seconds", lambda v: t_started - 2 <= v <= time.time(), t_started),
     ]

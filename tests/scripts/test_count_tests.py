@@ -52,6 +52,7 @@ def t_failures_named(d):
     rc, out = run("gcc=" + log, "browser=" + tap, "gone=" + os.path.join(d, "missing.json"))
     want = [
         "failed: gcc: front: not ok 2 - stalled reader",
+        "    # detail",
         "failed: gcc: crashes: FAIL, no TAP output",
         "failed: gcc: dies-late: TIMEOUT after its last TAP line",
         "failed: browser: not ok 2 - page loads",
@@ -75,6 +76,14 @@ def t_names_bounded(d):
     return problems
 
 
+def t_diagnostics_bounded(d):
+    out_text = "not ok 1 - fds\n" + "".join("# line %d\n" % i for i in range(1, 10)) + "ok 2 - b\n# not this\n1..2\n"
+    rc, out = run("gcc=" + meson_log(d, [("metrics", "FAIL", out_text)]))
+    want = ["failed: gcc: metrics: not ok 1 - fds"] + ["    # line %d" % i for i in range(1, 7)] + [
+        "    # ... 3 more line(s)", "gcc: 1 passed, 1 failed", "total: 1 passed, 1 failed"]
+    return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
+
+
 def t_no_plan(d):
     tap = write(d, "stage.tap", "ok 1 - x\n")
     rc, out = run("browser=" + tap)
@@ -88,6 +97,7 @@ def main():
     for name, fn in [("every case passes: counts, no failed lines, exit 0", t_all_pass),
                      ("each failure is named before the counts, exit 1", t_failures_named),
                      ("at most 20 failures are named, the rest counted", t_names_bounded),
+                     ("a failure's first 6 diagnostic lines follow its name", t_diagnostics_bounded),
                      ("a TAP stage with no plan line stopped early: one failure", t_no_plan)]:
         with tempfile.TemporaryDirectory() as d:
             tap.run(name, fn, d)
