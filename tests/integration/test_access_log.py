@@ -283,7 +283,7 @@ def t_stalled_stderr(binary):
                  % (n, time.monotonic() - t0, worst * 1000, lost))
         if not lost:
             p.append("grundyd_access_log_dropped_lines_total is %r after %d requests on a stalled pipe" % (lost, n))
-        if worst > 1.0:
+        if worst > 3:  # blocked on the pipe it would wait for the reader, for ever
             p.append("a request took %.2f s while stderr was stalled" % worst)
         s.read_on()
         deadline = time.monotonic() + 5

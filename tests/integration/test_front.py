@@ -585,13 +585,13 @@ def t_header_timeout(port):
     except OSError:
         closed = time.monotonic() - t0
     s.close()
-    if closed is None or closed > 2.5:
-        p.append("a trickled head was not cut within 2.5 s (--header-timeout 1): %r" % closed)
+    if closed is None or closed > 4:
+        p.append("a trickled head was not cut within 4 s (--header-timeout 1): %r" % closed)
     elif raw:
         p += json_error(raw, 408, "request_timeout", "trickled head")
-    raw, closed = exchange(port, b"", timeout=4)
-    if raw == b"" or closed is None or closed > 2.5:
-        p.append("an idle new connection was not closed within 2.5 s: %r" % closed)
+    raw, closed = exchange(port, b"", timeout=6)
+    if raw == b"" or closed is None or closed > 4:
+        p.append("an idle new connection was not closed within 4 s (--header-timeout 1): %r" % closed)
     else:
         p += json_error(raw, 408, "request_timeout", "idle new connection")
     return p
@@ -628,12 +628,28 @@ def hold(port, n):
     return socks
 
 
+def served_by(port, deadline):
+    """None once a new connection's GET /healthz is a 200, tried until the
+    monotonic deadline; else the last answer's bytes. For states the server
+    reaches asynchronously (a slot freed by a close)."""
+    while True:
+        raw, _ = exchange(port, get(b"/healthz"), timeout=3)
+        r, _ = parse(raw)
+        if r is not None and r.status == 200:
+            return None
+        if time.monotonic() > deadline:
+            return raw
+        time.sleep(0.1)
+
+
 def t_table_full(binary):
     """--conn-limit 6 connections held: the next is answered 503 with
     Retry-After at once, not left unaccepted; once the held ones are cut at
     their header deadline, a new client is served."""
     p = []
-    d = Daemon(binary, "--threads", "1", "--conn-limit", "6", "--header-timeout", "2")
+    # The held heads' deadline leaves the two refusals 4 s, however slow
+    # the build or loaded the machine.
+    d = Daemon(binary, "--threads", "1", "--conn-limit", "6", "--header-timeout", "4")
     held = []
     try:
         held = hold(d.port, 6)
@@ -645,9 +661,9 @@ def t_table_full(binary):
         r, _ = parse(raw)
         if r is not None and r.header("Retry-After") is None:
             p.append("the 503 has no Retry-After")
-        if dt > 1:
+        if dt > 2:
             p.append("the 503 came after %.2f s" % dt)
-        silent = socket.create_connection((HOST, d.port), timeout=1)
+        silent = socket.create_connection((HOST, d.port), timeout=2)
         try:
             raw = silent.recv(65536)  # it sends nothing: the 503 must come all the same
         except OSError as e:
@@ -655,17 +671,11 @@ def t_table_full(binary):
         finally:
             silent.close()
         p += json_error(raw, 503, "overloaded", "a silent 8th connection")
-        # The held connections are cut at their 2 s header deadline, after
+        # The held connections are cut at their 4 s header deadline, after
         # which a slot frees; polled, not slept, so that a loaded machine's
         # late timer does not fail it.
-        deadline = t0 + 2 + 5
-        while True:
-            raw, _ = exchange(d.port, get(b"/healthz"), timeout=3)
-            r, _ = parse(raw)
-            if (r is not None and r.status == 200) or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        if r is None or r.status != 200:
+        raw = served_by(d.port, t0 + 4 + 5)
+        if raw is not None:
             p.append("5 s after the held connections' deadline: %r" % raw[:200])
     finally:
         for s in held:
@@ -733,11 +743,11 @@ def t_per_ip(binary):
             if r is None or r.status != 200:
                 p.append("held connection %d: %r" % (i, buf[:200]))
         held.pop().close()
-        time.sleep(0.2)
-        raw, _ = exchange(d.port, get(b"/healthz"), timeout=3)
-        r, _ = parse(raw)
-        if r is None or r.status != 200:
-            p.append("a new connection after one of three closed: %r" % raw[:200])
+        # The address's count drops when the server has closed its side:
+        # polled, since that follows the client's close asynchronously.
+        raw = served_by(d.port, time.monotonic() + 5)
+        if raw is not None:
+            p.append("a new connection within 5 s of one of three closing: %r" % raw[:200])
     finally:
         for s in held:
             s.close()
@@ -747,7 +757,7 @@ def t_per_ip(binary):
 
 def t_slowloris_small(binary):
     """40 tricklers (one header line every 0.5 s) against --conn-limit 16
-    --header-timeout 1: a new client keeps being answered within 2 s,
+    --header-timeout 1: a new client keeps being answered within 3.5 s,
     a 503 at worst, never left waiting."""
     p = []
     d = Daemon(binary, "--threads", "1", "--conn-limit", "16", "--header-timeout", "1")
@@ -785,7 +795,7 @@ def t_slowloris_small(binary):
                 statuses.append(repr(e))
             waits.append(time.monotonic() - t0)
             time.sleep(0.2)
-        if max(waits) > 2 or any(s not in (200, 503) for s in statuses):
+        if max(waits) > 3.5 or any(s not in (200, 503) for s in statuses):
             p.append("new clients under 40 tricklers: statuses %r, waits %s"
                      % (statuses, ["%.2f" % w for w in waits]))
         if 200 not in statuses:

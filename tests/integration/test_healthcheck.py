@@ -124,8 +124,9 @@ def main():
         TAP.result(rc == 0, "grundyd exits 0 on SIGTERM after the probes", [] if rc == 0 else ["exit %r" % rc])
 
         closed = free_port()
+        # --timeout 10: "at once" is well inside it, however slow the build
         TAP.run("nothing listening: exit 1 at once",
-                lambda: expect(probe(grundy, ["--port", str(closed)]), 1, "refused", 1.5))
+                lambda: expect(probe(grundy, ["--port", str(closed), "--timeout", "10"]), 1, "refused", 3))
 
         silent = FakeServer(None)
         try:
@@ -163,7 +164,7 @@ def main():
         for args in misuse:
             TAP.run("misuse %r: exit 2 without connecting" % (args,),
                     lambda: expect(probe(grundy, args + (["--port", str(closed)]
-                                                         if "--port" not in args else [])), 2, None, 1.5))
+                                                         if "--port" not in args else [])), 2, None, 3))
 
     return run_main(TAP, "test_healthcheck.py", WATCHDOG_SECONDS, body)
 

@@ -21,6 +21,7 @@ Prints TAP; Python 3 stdlib only; every wait is bounded.
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -114,6 +115,14 @@ def stopped_counts(d):
     line = next((x for x in reversed(d.log()) if "event=stopped" in x), "")
     f = log_fields(line)
     return {k: int(f[k]) for k in ("answered", "cancelled", "abandoned") if k in f}, line
+
+
+def logged_seconds(d, marker):
+    """The ts= of the daemon's first log line holding marker, in seconds
+    (inf when there is none)."""
+    line = next((x for x in d.log() if marker in x), None)
+    m = re.search(r"ts=\S+T(\d\d):(\d\d):(\d\d\.\d+)Z", line or "")
+    return float("inf") if not m else int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
 
 
 def error_code(body):
@@ -225,8 +234,12 @@ def t_drain_cancels(binary):
         s.close()
     if rc != 0:
         p.append("exit status %r" % rc)
-    if after > 1 + 2 + 1.5:
-        p.append("exited %.1f s after SIGTERM; the bound is the 1 s timeout plus the 2 s cancel wait" % after)
+    # The daemon's own clock bounds the drain; the wall clock adds the
+    # process's exit (a sanitizer's leak scan), so it only guards a hang.
+    drained = (logged_seconds(d, "event=stopped") - logged_seconds(d, "event=draining signal=")) % 86400
+    if not drained <= 1 + 2 + 0.5 or after > 10:
+        p.append("stopped %.1f s after event=draining, exited %.1f s after SIGTERM; the bound is the 1 s "
+                 "timeout plus the 2 s cancel wait" % (drained, after))
     for i, r in enumerate(results):
         if not isinstance(r, tuple):
             p.append("query %d got no answer: %r" % (i, r))
@@ -299,8 +312,8 @@ def process_cpu(pid):
 
 def t_disconnect_cancels(binary):
     """A client that sends a heavy query and goes: the query is cancelled
-    (its access line, 503 shutting_down, comes within a second), and the
-    daemon spends next to no CPU afterwards."""
+    (its access line, 503 shutting_down, comes within 3 s), and the daemon
+    spends next to no CPU once it has answered."""
     p = []
     d = Daemon(binary, *TABLES, *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
@@ -308,7 +321,6 @@ def t_disconnect_cancels(binary):
     time.sleep(0.5)
     s.close()
     t_close = time.monotonic()
-    cpu0 = process_cpu(d.proc.pid)
     if not d.wait_log("request_id=gone-1", 3):
         p.append("no access line for the query within 3 s of the disconnect: it still runs")
     else:
@@ -317,10 +329,13 @@ def t_disconnect_cancels(binary):
         if f.get("status") != "503":
             p.append("the abandoned query's line: %r (want status 503)" % line)
         TAP.diag("cancelled %.2f s after the disconnect" % (time.monotonic() - t_close))
-    time.sleep(max(0.0, 1.5 - (time.monotonic() - t_close)))
+    # Measured once the query has been answered: the time the cancel takes
+    # to arrive is bounded above; here the solver must have stopped.
+    cpu0 = process_cpu(d.proc.pid)
+    time.sleep(1)
     spent = process_cpu(d.proc.pid) - cpu0
-    TAP.diag("CPU spent in the 1.5 s after the disconnect: %.2f s" % spent)
-    if spent > 0.3:
+    TAP.diag("CPU spent in the second after the cancelled query's answer: %.2f s" % spent)
+    if spent > 0.2:
         p.append("%.2f CPU-s spent after the client went" % spent)
     c = Client(d.port)
     r = c.post({"game": "nim", "piles": [3]})
@@ -357,6 +372,26 @@ def stream_head(length):
             "Content-Length: %d\r\nConnection: close\r\n\r\n" % (HOST, length)).encode()
 
 
+def send_stream(port, body):
+    """(status, headers, body) of one NDJSON stream on its own connection."""
+    s = socket.create_connection((HOST, port), timeout=10)
+    s.sendall(stream_head(len(body)) + body)
+    st, hd, rb = record("POST", "/v1/batch", read_response(s))
+    s.close()
+    return st, hd, rb
+
+
+def stream_until(port, body, status):
+    """send_stream until it answers `status`, up to 5 s: the spool's
+    reservations follow the held uploads' bytes asynchronously."""
+    deadline = time.monotonic() + 5
+    while True:
+        st, hd, rb = send_stream(port, body)
+        if st == status or time.monotonic() > deadline:
+            return st, hd, rb
+        time.sleep(0.1)
+
+
 def t_spool_cap(binary):
     """Two unfinished 4 KiB uploads fill an 8 KiB --max-spool: a third
     stream is a 503 with Retry-After (JSON, naming --max-spool); once one
@@ -369,12 +404,8 @@ def t_spool_cap(binary):
         s = socket.create_connection((HOST, d.port), timeout=10)
         s.sendall(stream_head(len(body)) + body[:100])
         held.append(s)
-    time.sleep(0.3)
     small, nsmall = ndjson_body(200)
-    s = socket.create_connection((HOST, d.port), timeout=10)
-    s.sendall(stream_head(len(small)) + small)
-    st, hd, rb = record("POST", "/v1/batch", read_response(s))
-    s.close()
+    st, hd, rb = stream_until(d.port, small, 503)
     if st != 503 or error_code(rb) != "overloaded" or "retry-after" not in hd or b"--max-spool" not in rb:
         p.append("a stream past --max-spool: %d %r %r (want 503 overloaded naming --max-spool, Retry-After)"
                  % (st, hd, rb[:300]))
@@ -394,11 +425,7 @@ def t_spool_cap(binary):
         answers = [json.loads(x) for x in rb.splitlines() if x.strip()]
         if st != 200 or len(answers) != nlines or any(a.get("winner") != "first" for a in answers):
             p.append("a held stream once finished: %d, %d answers of %d: %r" % (st, len(answers), nlines, rb[:200]))
-    time.sleep(0.2)
-    s = socket.create_connection((HOST, d.port), timeout=10)
-    s.sendall(stream_head(len(small)) + small)
-    st, hd, rb = read_response(s)
-    s.close()
+    st, hd, rb = stream_until(d.port, small, 200)
     if st != 200 or len([x for x in rb.splitlines() if x.strip()]) != nsmall:
         p.append("a stream after the others ended: %d %r (want 200)" % (st, rb[:200]))
     d.stop()
