@@ -24,13 +24,13 @@ Usage: test_batch_metrics.py path/to/grundyd. Prints TAP."""
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import REPO_ROOT, Client, Daemon, Tap, run_main  # noqa: E402
+from metrics_text import exact, scrape  # noqa: E402
 
 TAP = Tap()
 WATCHDOG_SECONDS = 150
@@ -256,27 +256,6 @@ def t_413_hint(port):
 
 # ---- metrics ------------------------------------------------------------------------
 
-SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
-
-
-def scrape(port):
-    c = Client(port)
-    r = c.request("GET", "/metrics")
-    c.close()
-    samples = {}
-    for line in r.raw.decode().split("\n"):
-        m = SAMPLE.match(line)
-        if m and not line.startswith("#"):
-            labels = tuple(sorted(re.findall(r'([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"', m.group(2) or "")))
-            samples[(m.group(1), labels)] = m.group(3)
-    return r.raw.decode(), samples
-
-
-def value(samples, name, **labels):
-    v = samples.get((name, tuple(sorted(labels.items()))))
-    return None if v is None else (int(v) if re.fullmatch(r"[0-9]+", v) else float(v))
-
-
 def traffic(port):
     """Known requests to a fresh daemon; returns what it must count."""
     c = Client(port)
@@ -326,11 +305,11 @@ def t_metrics(binary, d, t_started):
     want = traffic(d.port)
     deadline = time.monotonic() + 5
     while True:  # a request is counted when it completes, just after its reply
-        text, s = scrape(d.port)
+        s, _, problems, r = scrape(d.port)
         got = {}
         for (name, route, x, code), n in want.items():
             key = "game" if name == "grundyd_queries_total" else "status"
-            got[(name, route, x, code)] = value(s, name, route=route, code=code, **{key: x})
+            got[(name, route, x, code)] = exact(s, name, route=route, code=code, **{key: x})
         if got == want or time.monotonic() > deadline:
             break
         time.sleep(0.1)
@@ -339,14 +318,15 @@ def t_metrics(binary, d, t_started):
             p.append("%s{route=%r,%s=%r,code=%r} = %r, want %d" % (
                 k[0], k[1], "game" if k[0] == "grundyd_queries_total" else "status", k[2], k[3], got[k], want[k]))
     # every query series sums to what was sent (no stray ones)
-    total = sum(int(v) for (n, _), v in s.items() if n == "grundyd_queries_total")
+    p += problems
+    total = sum(v for n, _, v in s if n == "grundyd_queries_total")
     if total != sum(n for k, n in want.items() if k[0] == "grundyd_queries_total"):
         p.append("grundyd_queries_total sums to %d" % total)
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10).stdout.split()
     version = version[1] if len(version) > 1 else "?"
-    if value(s, "grundyd_build_info", version=version) != 1:
-        p.append("no grundyd_build_info{version=%r} 1: %r" % (version, [k for k in s if k[0] == "grundyd_build_info"]))
-    if "grundyd_table_bytes_mapped" in text or value(s, "grundyd_table_mapped_bytes") in (None, 0):
+    if exact(s, "grundyd_build_info", version=version) != 1:
+        p.append("no grundyd_build_info{version=%r} 1: %r" % (version, [x for x in s if x[0] == "grundyd_build_info"]))
+    if b"grundyd_table_bytes_mapped" in r.raw or exact(s, "grundyd_table_mapped_bytes") in (None, 0):
         p.append("grundyd_table_mapped_bytes (not grundyd_table_bytes_mapped) is not the table's size")
     p += process_problems(d.port, d.proc.pid, t_started)
     TAP.diag("metrics: %d series checked exactly; build_info version %s" % (len(want), version))
@@ -373,7 +353,7 @@ def quiet_scrape(port, pid):
     deadline = time.monotonic() + 5
     while True:
         before = proc_snapshot(pid)
-        _, s = scrape(port)
+        s = scrape(port)[0]
         after = proc_snapshot(pid)
         while after[3] > before[3] and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -394,18 +374,18 @@ def process_problems(port, pid, t_started):
         ("process_resident_memory_bytes", lambda v: rss / 2 <= v <= rss * 2, rss),
         ("process_virtual_memory_bytes", lambda v: vsize / 2 <= v <= vsize * 2, vsize),
         ("process_open_fds", lambda v: 3 <= v and fds <= v <= fds + SCRAPE_FDS, (fds, after[3])),
-        ("process_max_fds", lambda v: str(v) == soft, soft),
+        ("process_max_fds", lambda v: v == int(soft), soft),
         ("process_start_time_seconds", lambda v: t_started - 2 <= v <= time.time(), t_started),
     ]
     for name, ok, ref in checks:
-        v = value(s, name)
+        v = exact(s, name)
         if v is None or not ok(v):
             p.append("%s = %r (from /proc: %r)" % (name, v, ref))
     return p
 
 
 def t_promtool(port):
-    text, _ = scrape(port)
+    text = scrape(port)[3].raw.decode()
     script = os.path.join(REPO_ROOT, "scripts", "promtool.sh")
     # The first run fetches promtool and says so on stderr; only the check's
     # own output counts.

@@ -40,6 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import HOST, Client, Daemon, Tap, run_main  # noqa: E402
+from metrics_text import exact, scrape  # noqa: E402
 
 TAP = Tap()
 WATCHDOG_SECONDS = 200
@@ -304,10 +305,7 @@ def refused_problems(what, r, came, heavy_came):
 
 
 def metric(port, name):
-    c = Client(port)
-    text = c.request("GET", "/metrics").raw.decode()
-    c.close()
-    return int(next(x.split()[1] for x in text.splitlines() if x.startswith(name + " ")))
+    return int(exact(scrape(port)[0], name))
 
 
 def rejected_total(port):

@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import HOST, Client, Daemon, Resp, Tap, bad_number_tokens, log_fields, rss_kb, run_main  # noqa: E402
+from metrics_text import counter_map, scrape, value_of  # noqa: E402
 
 WATCHDOG_SECONDS = 240
 INT_MAX = 2**63 - 1
@@ -221,85 +222,6 @@ def raw_request(port, method, path, body=None, headers=None, timeout=10, head_on
 
 
 # ---- metrics -------------------------------------------------------------
-
-METRIC_NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
-LABEL_PAIR = r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"'
-LABELS_FULL = re.compile(r"^(?:%s(?:,%s)*,?)?$" % (LABEL_PAIR, LABEL_PAIR))
-SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? ([^ ]+)(?: (-?[0-9]+))?$")
-
-
-def parse_metrics(text):
-    """Prometheus text format: returns (samples, types, problems); samples is
-    a list of (name, labels dict, value)."""
-    samples, types, helps, problems = [], {}, set(), []
-    seen = set()
-    for i, line in enumerate(text.split("\n")):
-        if line == "":
-            if i != len(text.split("\n")) - 1:
-                problems.append("line %d: empty line inside the text" % (i + 1))
-            continue
-        if line.startswith("#"):
-            parts = line.split(None, 3)
-            if len(parts) >= 3 and parts[1] == "TYPE":
-                if len(parts) != 4 or parts[3] not in ("counter", "gauge", "histogram", "summary", "untyped"):
-                    problems.append("line %d: bad TYPE line %r" % (i + 1, line))
-                elif parts[2] in types:
-                    problems.append("line %d: TYPE for %s given twice" % (i + 1, parts[2]))
-                else:
-                    types[parts[2]] = parts[3]
-            elif len(parts) >= 3 and parts[1] == "HELP":
-                helps.add(parts[2])
-            continue
-        m = SAMPLE.match(line)
-        if not m:
-            problems.append("line %d: not `name{labels} value`: %r" % (i + 1, line))
-            continue
-        name, labels_text, value = m.group(1), m.group(2) or "", m.group(3)
-        if not LABELS_FULL.match(labels_text):
-            problems.append("line %d: bad labels %r" % (i + 1, labels_text))
-            continue
-        labels = {k: v for k, v in re.findall(LABEL_PAIR, labels_text)}
-        try:
-            v = float(value)
-        except ValueError:
-            problems.append("line %d: value %r is not a number" % (i + 1, value))
-            continue
-        family = name
-        for suffix in ("_bucket", "_sum", "_count"):
-            if name.endswith(suffix) and name[:-len(suffix)] in types and types[name[:-len(suffix)]] == "histogram":
-                family = name[:-len(suffix)]
-        if family not in types:
-            problems.append("line %d: sample %s before (or without) its # TYPE line" % (i + 1, name))
-        if family not in helps:
-            problems.append("line %d: %s has no # HELP line" % (i + 1, family))
-        key = (name, tuple(sorted(labels.items())))
-        if key in seen:
-            problems.append("line %d: duplicate sample (same name and labels as an earlier line): %r" % (i + 1, line))
-        seen.add(key)
-        samples.append((name, labels, v))
-    if not text.endswith("\n"):
-        problems.append("the text does not end with a newline")
-    return samples, types, problems
-
-
-def scrape(port):
-    r = raw_request(port, "GET", "/metrics")
-    if r.status != 200:
-        raise RuntimeError("GET /metrics: %r" % r)
-    samples, types, problems = parse_metrics(r.raw.decode("utf-8"))
-    return samples, types, problems, r
-
-
-def counter_map(samples, name):
-    return {tuple(sorted(labels.items())): v for n, labels, v in samples if n == name}
-
-
-def value_of(samples, name, **labels):
-    for n, lab, v in samples:
-        if n == name and all(lab.get(k) == x for k, x in labels.items()):
-            return v
-    return None
-
 
 # ---------------------------------------------------------------------------
 # 1. batch over HTTP: the JSON form
