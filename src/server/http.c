@@ -492,6 +492,19 @@ static void count_drained(server_state *st, const request *rq, enum MHD_RequestT
         atomic_fetch_add(&st->drain_cancelled, 1);
 }
 
+/* A reply the compute pool made that libmicrohttpd never asked for: the
+ * client went while its query ran, and libmicrohttpd saw its end before
+ * calling the handler again. It is logged and counted as decided, with no
+ * byte sent, so that a request read whole leaves its access line however
+ * the two raced. */
+static void take_unsent_reply(request *rq)
+{
+    if (rq->status || !rq->counted || atomic_load(&rq->state) != RQ_DONE)
+        return;
+    rq->status = rq->reply.status;
+    rq->error = rq->reply.error;
+}
+
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe)
 {
@@ -501,6 +514,7 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!rq)
         return;
     uint64_t us = micros_since(&rq->start);
+    take_unsent_reply(rq);
     if (rq->status) {
         unsigned label = rq->route == ROUTE_NONE ? GR_METRIC_ROUTES - 1 : (unsigned)rq->route;
         gr_metrics_observe(&st->metrics, label, rq->status, rq->error, us);

@@ -32,6 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
 from harness import HOST, Client, Daemon, Tap, log_fields, record_response, run_main  # noqa: E402
+from metrics_text import exact, scrape  # noqa: E402
 
 WATCHDOG_SECONDS = 240
 TAP = Tap()
@@ -117,6 +118,18 @@ def stopped_counts(d):
     return {k: int(f[k]) for k in ("answered", "cancelled", "abandoned") if k in f}, line
 
 
+def jobs_started(port):
+    return int(exact(scrape(port)[0], "grundyd_compute_jobs_total"))
+
+
+def wait_jobs(port, n):
+    """Until n jobs have reached the compute pool (up to 10 s): the heavy
+    queries sent are being answered, not still on their way in."""
+    deadline = time.monotonic() + 10
+    while jobs_started(port) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def logged_seconds(d, marker):
     """The ts= of the daemon's first log line holding marker, in seconds
     (inf when there is none)."""
@@ -182,7 +195,7 @@ def t_drain_refuses_after_grace(binary):
     d = Daemon(binary, *TABLES, "--drain-grace", "0", "--drain-timeout", "3", "--compute-threads", "1", *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY))
-    time.sleep(0.3)
+    wait_jobs(d.port, 1)
     d.proc.send_signal(signal.SIGTERM)
     if not d.wait_log("step=closed", 5):
         p.append("no event=draining step=closed line within 5 s of SIGTERM")
@@ -220,7 +233,7 @@ def t_drain_cancels(binary):
         except Exception as e:  # noqa: BLE001
             results[i] = e
 
-    time.sleep(0.5)
+    wait_jobs(d.port, n)
     ts = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(n)]
     for t in ts:
         t.start()
@@ -318,7 +331,7 @@ def t_disconnect_cancels(binary):
     d = Daemon(binary, *TABLES, *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY, "X-Request-Id: gone-1\r\n"))
-    time.sleep(0.5)
+    wait_jobs(d.port, 1)
     s.close()
     t_close = time.monotonic()
     if not d.wait_log("request_id=gone-1", 3):
