@@ -37,12 +37,18 @@ def tap_results(text):
 
 
 def failures(text):
-    """Each failed case's "not ok" line, with the diagnostic lines after it."""
+    """Each failed case's "not ok" line, with the diagnostic lines after it
+    (up to a "# took" line, where tests/integration/harness.py ends them)."""
     named = []
+    text = text.replace("\r\n", "\n")
     for m in re.finditer(r"^not ok\b(.*)$((?:\n#.*$)*)", text, re.M):
         if "# TODO" in m.group(1).upper() or "# SKIP" in m.group(1).upper():
             continue
-        diags = [d for d in m.group(2).split("\n") if d]
+        diags = []
+        for d in m.group(2).split("\n")[1:]:
+            if d.startswith("# took "):
+                break
+            diags.append(d)
         named.append("not ok" + m.group(1) + "".join("\n    " + d[:200] for d in diags[:MAX_DIAG]) +
                      ("\n    # ... %d more line(s)" % (len(diags) - MAX_DIAG) if len(diags) > MAX_DIAG else ""))
     return named
@@ -103,12 +109,12 @@ def main(args):
     lines, named = [], []
     for label, path in runs:
         if os.path.exists(path):
-            *c, failures = count_tap(path) if path.endswith(".tap") else count(path)
+            *c, failed = count_tap(path) if path.endswith(".tap") else count(path)
             text = line(*c)
         else:
-            c, failures = (0, 1, 0), ["no test log"]
+            c, failed = (0, 1, 0), ["no test log"]
             text = "no test log (the build or its setup failed): " + line(*c)
-        named += [f"failed: {label or path}: {f}" for f in failures]
+        named += [f"failed: {label or path}: {f}" for f in failed]
         total = [a + b for a, b in zip(total, c)]
         if len(runs) > 1 or label:
             lines.append(f"{(label or path) + ':':<{width + 1}} {text}")

@@ -44,7 +44,8 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 
 
 class Tap:
-    """timing: after each run(), a "# took N s" line when it took >= 1 s."""
+    """timing: after each run(), a "# took N s" line when it took >= 1 s or
+    failed (scripts/count-tests.py ends a failure's diagnostics there)."""
 
     def __init__(self, timing=True):
         self.n = 0
@@ -81,7 +82,7 @@ class Tap:
             problems = ["exception:"] + traceback.format_exc().splitlines()
         dt = time.monotonic() - t0
         self.result(not problems, name, problems or ())
-        if self.timing and dt >= 1.0:
+        if self.timing and (dt >= 1.0 or problems):
             self.diag("took %.1f s" % dt)
         return not problems
 

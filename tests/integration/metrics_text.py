@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The Prometheus text of grundyd's /metrics, read strictly: the one parser
 the integration tests share."""
+import math
 import re
 
 from harness import Client
@@ -45,6 +46,9 @@ def parse_metrics(text):
             v = float(value)
         except ValueError:
             problems.append("line %d: value %r is not a number" % (i + 1, value))
+            continue
+        if not math.isfinite(v):  # none of grundyd's metrics can be NaN or infinite
+            problems.append("line %d: value %r is not finite" % (i + 1, value))
             continue
         family = name
         for suffix in ("_bucket", "_sum", "_count"):

@@ -15,7 +15,8 @@ Usage: test_lifecycle.py path/to/grundyd path/to/grundy.tables
 - arithmetic (10): a grid step of 2^63 - 1 and signed integers at the edge
   of int64 are answered or refused cleanly;
 - disconnect (11): a query whose client has gone is cancelled within a
-  fraction of a second instead of running on.
+  fraction of a second instead of running on, and logged and counted; so
+  is a queued stream whose client went, once its job starts.
 Prints TAP; Python 3 stdlib only; every wait is bounded.
 """
 
@@ -122,11 +123,15 @@ def jobs_started(port):
     return int(exact(scrape(port)[0], "grundyd_compute_jobs_total"))
 
 
-def wait_jobs(port, n):
+def wait_jobs(port, n, problems):
     """Until n jobs have reached the compute pool (up to 10 s): the heavy
-    queries sent are being answered, not still on their way in."""
+    queries sent are being answered, not still on their way in. Otherwise
+    a problem, since what follows would test something else."""
     deadline = time.monotonic() + 10
-    while jobs_started(port) < n and time.monotonic() < deadline:
+    while jobs_started(port) < n:
+        if time.monotonic() > deadline:
+            problems.append("%d heavy queries did not reach the compute pool within 10 s" % n)
+            return
         time.sleep(0.02)
 
 
@@ -195,7 +200,7 @@ def t_drain_refuses_after_grace(binary):
     d = Daemon(binary, *TABLES, "--drain-grace", "0", "--drain-timeout", "3", "--compute-threads", "1", *UNLIMITED)
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY))
-    wait_jobs(d.port, 1)
+    wait_jobs(d.port, 1, p)
     d.proc.send_signal(signal.SIGTERM)
     if not d.wait_log("step=closed", 5):
         p.append("no event=draining step=closed line within 5 s of SIGTERM")
@@ -233,7 +238,7 @@ def t_drain_cancels(binary):
         except Exception as e:  # noqa: BLE001
             results[i] = e
 
-    wait_jobs(d.port, n)
+    wait_jobs(d.port, n, p)
     ts = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(n)]
     for t in ts:
         t.start()
@@ -325,17 +330,22 @@ def process_cpu(pid):
 
 def t_disconnect_cancels(binary):
     """A client that sends a heavy query and goes: the query is cancelled
-    (its access line, 503 shutting_down, comes within 3 s), and the daemon
-    spends next to no CPU once it has answered."""
+    (its access line, 503 shutting_down, comes within 3 s, and it is
+    counted), and the daemon spends next to no CPU once it has answered.
+    An older idle connection on the one HTTP thread makes libmicrohttpd
+    likely to see the client's end before it asks for the answer."""
     p = []
-    d = Daemon(binary, *TABLES, *UNLIMITED)
+    d = Daemon(binary, *TABLES, *UNLIMITED, "--threads", "1")
+    idle = Client(d.port)
+    idle.post({"game": "nim", "piles": [1]})
     s = socket.create_connection((HOST, d.port), timeout=10)
     s.sendall(request_bytes("POST", "/v1/analyze", HEAVY, "X-Request-Id: gone-1\r\n"))
-    wait_jobs(d.port, 1)
+    wait_jobs(d.port, 1, p)
     s.close()
     t_close = time.monotonic()
     if not d.wait_log("request_id=gone-1", 3):
-        p.append("no access line for the query within 3 s of the disconnect: it still runs")
+        p.append("no access line for the query within 3 s of the disconnect: it still runs, or its end "
+                 "was not logged")
     else:
         line = next(x for x in d.log() if "request_id=gone-1" in x)
         f = log_fields(line)
@@ -358,6 +368,11 @@ def t_disconnect_cancels(binary):
     if 'grundyd_queries_cancelled_total{reason="disconnect"} 1\n' not in m:
         p.append("/metrics does not count the cancel: %r"
                  % [x for x in m.splitlines() if "cancelled" in x])
+    n503 = sum(v for n, lab, v in scrape(d.port)[0] if n == "grundyd_requests_total"
+               and lab.get("route") == "/v1/analyze" and lab.get("status") == "503")
+    if n503 != 1:
+        p.append("grundyd_requests_total counts %r 503s on /v1/analyze (want the cancelled one)" % n503)
+    idle.close()
     d.stop()
     return p
 
@@ -380,9 +395,9 @@ def ndjson_body(size):
     return body, len(lines)
 
 
-def stream_head(length):
+def stream_head(length, headers=""):
     return ("POST /v1/batch HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-ndjson\r\n"
-            "Content-Length: %d\r\nConnection: close\r\n\r\n" % (HOST, length)).encode()
+            "Content-Length: %d\r\nConnection: close\r\n%s\r\n" % (HOST, length, headers)).encode()
 
 
 def send_stream(port, body):
@@ -441,6 +456,39 @@ def t_spool_cap(binary):
     st, hd, rb = stream_until(d.port, small, 200)
     if st != 200 or len([x for x in rb.splitlines() if x.strip()]) != nsmall:
         p.append("a stream after the others ended: %d %r (want 200)" % (st, rb[:200]))
+    d.stop()
+    return p
+
+
+def t_stream_client_gone(binary):
+    """A spooled NDJSON stream whose client went while it waited for the
+    compute thread leaves its access line (200, nothing sent) once its job
+    starts. An older idle connection on the one HTTP thread makes
+    libmicrohttpd likely to see the client's end before it asks for the 200."""
+    p = []
+    d = Daemon(binary, *TABLES, *UNLIMITED, "--threads", "1", "--compute-threads", "1")
+    idle = Client(d.port)
+    idle.post({"game": "nim", "piles": [1]})
+    body, nlines = ndjson_body(4096)
+    held = socket.create_connection((HOST, d.port), timeout=10)
+    held.sendall(stream_head(len(body)) + body[:100])  # a duplex stream: it holds the compute thread
+    wait_jobs(d.port, 1, p)
+    gone = socket.create_connection((HOST, d.port), timeout=10)
+    gone.sendall(stream_head(len(body), "X-Request-Id: gone-stream\r\n") + body)  # spooled, queued
+    wait_jobs(d.port, 2, p)
+    gone.close()
+    held.sendall(body[100:])
+    st, _, rb = read_response(held)
+    held.close()
+    if st != 200 or len([x for x in rb.splitlines() if x.strip()]) != nlines:
+        p.append("the duplex stream: %d, %d answers of %d" % (st, len(rb.splitlines()), nlines))
+    if not d.wait_log("request_id=gone-stream", 5):
+        p.append("no access line for the stream whose client went, 5 s after its job could start")
+    else:
+        f = log_fields(next(x for x in d.log() if "request_id=gone-stream" in x))
+        if f.get("status") != "200" or f.get("bytes") != "0":
+            p.append("the gone stream's access line: %r (want status 200, bytes 0)" % f)
+    idle.close()
     d.stop()
     return p
 
@@ -567,6 +615,8 @@ def main():
         TAP.run("disconnect: a query whose client went is cancelled", t_disconnect_cancels, binary)
         TAP.run("spool: past --max-spool a new stream gets 503 with Retry-After", t_spool_cap, binary)
         TAP.run("spool: --max-spool below --max-stream is refused", t_spool_option_checked, binary)
+        TAP.run("spool: a queued stream whose client went is logged when its job starts",
+                t_stream_client_gone, binary)
         TAP.run("drain: grace accepts with Connection: close, /readyz 503, then exit", t_drain_grace, binary)
         TAP.run("drain: after the grace new connections are refused; timeout answers 503",
                 t_drain_refuses_after_grace, binary)

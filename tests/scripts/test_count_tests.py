@@ -77,10 +77,12 @@ def t_names_bounded(d):
 
 
 def t_diagnostics_bounded(d):
-    out_text = "not ok 1 - fds\n" + "".join("# line %d\n" % i for i in range(1, 10)) + "ok 2 - b\n# not this\n1..2\n"
+    out_text = ("not ok 1 - fds\n" + "".join("# line %d\n" % i for i in range(1, 10)) + "ok 2 - b\n# not this\n"
+                "not ok 3 - short\r\n# why\r\n# took 1.2 s\n# the next test's\nok 4 - c\n1..4\n")
     rc, out = run("gcc=" + meson_log(d, [("metrics", "FAIL", out_text)]))
     want = ["failed: gcc: metrics: not ok 1 - fds"] + ["    # line %d" % i for i in range(1, 7)] + [
-        "    # ... 3 more line(s)", "gcc: 1 passed, 1 failed", "total: 1 passed, 1 failed"]
+        "    # ... 3 more line(s)", "failed: gcc: metrics: not ok 3 - short", "    # why",
+        "gcc: 2 passed, 2 failed", "total: 2 passed, 2 failed"]
     return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
 
 
@@ -97,7 +99,7 @@ def main():
     for name, fn in [("every case passes: counts, no failed lines, exit 0", t_all_pass),
                      ("each failure is named before the counts, exit 1", t_failures_named),
                      ("at most 20 failures are named, the rest counted", t_names_bounded),
-                     ("a failure's first 6 diagnostic lines follow its name", t_diagnostics_bounded),
+                     ("a failure's first 6 diagnostic lines follow its name, up to its # took line", t_diagnostics_bounded),
                      ("a TAP stage with no plan line stopped early: one failure", t_no_plan)]:
         with tempfile.TemporaryDirectory() as d:
             tap.run(name, fn, d)
