@@ -495,17 +495,17 @@ static void count_drained(server_state *st, const request *rq, enum MHD_RequestT
 /* An answer the compute pool made that libmicrohttpd never asked for: the
  * client went while its query ran, and libmicrohttpd saw its end before
  * calling the handler again. It is logged and counted as the handler would
- * have sent it (a stream's 200, the job's reply, a 503 for a reply that ran
- * out of memory), with no byte sent, so that a request read whole leaves
- * its access line however the two raced. */
+ * have sent it (a stream's 200, the job's reply), with no byte sent, so
+ * that a request read whole leaves its access line however the two raced. */
 static void take_unsent_reply(request *rq)
 {
     rq_state state = atomic_load(&rq->state);
-    if (rq->status || !rq->counted || (state != RQ_DONE && state != RQ_STREAMING))
+    if (rq->status || !rq->counted)
         return;
-    bool made = state == RQ_STREAMING || rq->reply.body;
-    rq->status = state == RQ_STREAMING ? MHD_HTTP_OK : made ? rq->reply.status : MHD_HTTP_SERVICE_UNAVAILABLE;
-    rq->error = state == RQ_STREAMING ? NULL : made ? rq->reply.error : gr_error_name(GR_E_OVERLOADED);
+    if (state == RQ_STREAMING)
+        rq->status = MHD_HTTP_OK;
+    else if (state == RQ_DONE)
+        reply_record_unsent(rq, &rq->reply);
 }
 
 void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,

@@ -123,6 +123,20 @@ bool reply_put_ints(request *rq, gr_reply *r)
  * response (freed here if that fails), PERSISTENT leaves it to the caller. A
  * gzipped text was put in the asked form before it was compressed
  * (reply_put_ints), which rq->ints_quoted records. */
+/* The status of a reply whose body could not be made (out of memory),
+ * with its error code recorded in rq. */
+static int unmade_reply(request *rq)
+{
+    rq->error = gr_error_name(GR_E_OVERLOADED);
+    return MHD_HTTP_SERVICE_UNAVAILABLE;
+}
+
+void reply_record_unsent(request *rq, const gr_reply *r)
+{
+    rq->error = r->error;
+    rq->status = r->body ? r->status : unmade_reply(rq);
+}
+
 static enum MHD_Result send_json(request *rq, int status, char *text, size_t len,
                                  enum MHD_ResponseMemoryMode mode, const char *allow, bool gzipped)
 {
@@ -134,8 +148,7 @@ static enum MHD_Result send_json(request *rq, int status, char *text, size_t len
         mode = MHD_RESPMEM_MUST_FREE;
     }
     if (!text) {
-        status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        rq->error = gr_error_name(GR_E_OVERLOADED);
+        status = unmade_reply(rq);
         text = (char *)gr_oom_error_json;
         len = gr_oom_error_json_len;
         mode = MHD_RESPMEM_PERSISTENT;

@@ -25,6 +25,11 @@ enum MHD_Result reply_queue(request *rq, int status, struct MHD_Response *resp, 
  * a fixed 503 overloaded error. Records r's error code in rq->error. */
 enum MHD_Result reply_send(request *rq, gr_reply *r, const char *allow);
 
+/* Records in rq, without sending anything, the status and error code
+ * reply_send would send r with: for a reply libmicrohttpd never asked for
+ * (its client went first). */
+void reply_record_unsent(request *rq, const gr_reply *r);
+
 /* reply_send for a body that is gzip when gzipped (Content-Encoding). */
 enum MHD_Result reply_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped);
 
