@@ -8,6 +8,7 @@
 
 #include "grundy/alloc.h"
 #include "server/process_stats.h"
+#include "server/spool_quota.h"
 
 /* Upper bounds of the latency buckets in microseconds (+Inf after them). */
 static const uint64_t bucket_us[GR_METRIC_BUCKETS] = { 250, 500, 1000, 2000, 5000, 10000, 25000,
@@ -240,6 +241,8 @@ static void put_gauges(text *t, gr_metrics *m, const gr_metric_gauges *g)
             atomic_load(&m->pool_jobs));
     put_one(t, "grundyd_compute_rejected_total", "counter", "Heavy queries refused with 503: the queue was full, or they waited past --queue-wait-ms.",
             atomic_load(&m->pool_rejected));
+    put_one(t, "grundyd_spool_bytes", "gauge", "Bytes of --max-spool taken by NDJSON streams being received.",
+            gr_spool_quota_used());
     put_one(t, "grundyd_table_mapped_bytes", "gauge", "Bytes of the table file mapped.", g->table_bytes);
     put_one(t, "grundyd_table_reloads_total", "counter", "Table files re-mapped on SIGHUP.",
             atomic_load(&m->reloads_ok));

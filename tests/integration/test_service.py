@@ -667,7 +667,8 @@ def t_metrics(port):
                   "grundyd_in_flight_requests": "gauge", "grundyd_compute_queue_depth": "gauge",
                   "grundyd_compute_rejected_total": "counter", "grundyd_table_mapped_bytes": "gauge",
                   "grundyd_table_reloads_total": "counter", "grundyd_table_reload_failures_total": "counter",
-                  "grundyd_cache_hits_total": "counter", "grundyd_cache_misses_total": "counter"}
+                  "grundyd_cache_hits_total": "counter", "grundyd_cache_misses_total": "counter",
+                  "grundyd_compute_jobs_total": "counter", "grundyd_spool_bytes": "gauge"}
     for name, t in want_types.items():
         if types.get(name) != t:
             p.append("# TYPE %s is %r, want %s" % (name, types.get(name), t))
