@@ -498,6 +498,19 @@ def run_main(tap, script, watchdog_seconds, body, cleanup=None):
     return 1 if tap.failed else 0
 
 
+def proc_stat(pid):
+    """The fields of /proc/PID/stat after the command name: [0] is field 3
+    (the state), so field N of proc(5) is [N - 3]."""
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time of pid in seconds, to the clock tick."""
+    fields = proc_stat(pid)
+    return (int(fields[14 - 3]) + int(fields[15 - 3])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid):
     """The resident set of process pid in KiB (VmRSS), or None when gone."""
     try:

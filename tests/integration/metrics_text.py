@@ -95,3 +95,8 @@ def value_of(samples, name, **labels):
 def exact(samples, name, **labels):
     """The value of the sample with exactly these labels, or None."""
     return next((v for n, lab, v in samples if n == name and lab == labels), None)
+
+
+def metric(port, name, **labels):
+    """One integer sample of a fresh scrape (an exception when it is missing)."""
+    return int(exact(scrape(port)[0], name, **labels))

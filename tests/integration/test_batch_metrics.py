@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import REPO_ROOT, Client, Daemon, Tap, run_main  # noqa: E402
+from harness import REPO_ROOT, Client, Daemon, Tap, cpu_seconds, proc_stat, run_main  # noqa: E402
 from metrics_text import exact, scrape  # noqa: E402
 
 TAP = Tap()
@@ -295,11 +295,6 @@ def traffic(port):
     }
 
 
-def proc_fields(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        return f.read().rsplit(")", 1)[1].split()
-
-
 def t_metrics(binary, d, t_started):
     p = []
     want = traffic(d.port)
@@ -335,10 +330,9 @@ def t_metrics(binary, d, t_started):
 
 def proc_snapshot(pid):
     """(cpu seconds, rss bytes, vsize bytes, open fds) of pid from /proc."""
-    fields = proc_fields(pid)
-    page, hz = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
-    return ((int(fields[14 - 3]) + int(fields[15 - 3])) / hz, int(fields[24 - 3]) * page,
-            int(fields[23 - 3]), len(os.listdir("/proc/%d/fd" % pid)))
+    fields = proc_stat(pid)
+    return (cpu_seconds(pid), int(fields[24 - 3]) * os.sysconf("SC_PAGE_SIZE"), int(fields[23 - 3]),
+            len(os.listdir("/proc/%d/fd" % pid)))
 
 
 # The scrape's own connection holds descriptors while the daemon samples:

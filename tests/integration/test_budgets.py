@@ -39,8 +39,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HOST, Client, Daemon, Tap, run_main  # noqa: E402
-from metrics_text import exact, scrape  # noqa: E402
+from harness import HOST, Client, Daemon, Tap, cpu_seconds, run_main  # noqa: E402
+from metrics_text import metric  # noqa: E402
 
 TAP = Tap()
 WATCHDOG_SECONDS = 200
@@ -61,9 +61,7 @@ CHEAP = {"game": "can_i_win", "max_choosable": 4, "desired_total": 6}
 
 
 def cpu_ms(d):
-    with open("/proc/%d/stat" % d.proc.pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * TICK_MS
+    return cpu_seconds(d.proc.pid) * 1000
 
 
 def error_of(r):
@@ -302,10 +300,6 @@ def refused_problems(what, r, came, heavy_came):
     if heavy_came is None or came > heavy_came - 0.2:
         p.append("%s: the 503 came after %.2f s, not well before the heavy query's answer" % (what, elapsed))
     return p
-
-
-def metric(port, name):
-    return int(exact(scrape(port)[0], name))
 
 
 def rejected_total(port):
