@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The relay's message framing (src/server/http_body.h): a chunked body ends
- * at the same byte however its bytes are split, a broken one is refused at
- * the byte that breaks it, and the answers of libmicrohttpd are told apart
- * (interim 1xx, no body for HEAD, 204 and a zero length, chunked ones). */
+/* A request body's framing (src/server/http_body.h): a chunked body ends
+ * at the same byte however its bytes are split, and a broken one is
+ * refused at the byte that breaks it. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,57 +88,12 @@ START_TEST(test_length_and_none)
 }
 END_TEST
 
-/* Scans answers byte by byte: the offsets where final answers ended. */
-static size_t answer_ends(const char *s, bool head_request, size_t *ends, size_t most)
-{
-    gr_reply_scan r;
-    gr_reply_expect(&r, head_request);
-    size_t k = 0;
-    for (size_t i = 0; i < strlen(s); i++) {
-        size_t used;
-        if (gr_reply_scan_bytes(&r, s + i, 1, &used)) {
-            REQUIRE_EQ(used, 1);
-            if (k < most)
-                ends[k++] = i + 1;
-            gr_reply_expect(&r, false);
-        }
-    }
-    return k;
-}
-
-START_TEST(test_answers)
-{
-    static const struct {
-        const char *answers;
-        bool head;
-        size_t ends[2], n;
-    } CASES[] = {
-        { "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 204 No Content\r\n\r\n", false, { 40, 67 }, 2 },
-        { "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nx", false, { 64 }, 1 },
-        { "HTTP/1.1 200 OK\r\nContent-Length: 26\r\n\r\n", true, { 39 }, 1 },
-        { "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false, { 38 }, 1 },
-        { "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n", false, { 40 }, 1 },
-        { "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n", false, { 59 }, 1 },
-        { "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end", false, { 0 }, 0 },
-    };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        size_t ends[4];
-        size_t k = answer_ends(CASES[i].answers, CASES[i].head, ends, 4);
-        REQUIRE_EQ(k, CASES[i].n);
-        for (size_t j = 0; j < k; j++)
-            if (ends[j] != CASES[i].ends[j])
-                ck_abort_msg("answers %zu: end %zu at %zu, want %zu", i, j, ends[j], CASES[i].ends[j]);
-    }
-}
-END_TEST
-
 static Suite *body_suite(void)
 {
     Suite *s = suite_create("http_body");
     TCase *tc = tcase_create("framing");
     tcase_add_test(tc, test_chunked_bodies_in_any_pieces);
     tcase_add_test(tc, test_length_and_none);
-    tcase_add_test(tc, test_answers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The acceptor (acceptor.h). One thread owns the listener, an epoll set
- * and the relay with its connections (relay.h); it alone touches them, so
- * they need no lock. The thread wakes at least every TICK_MS to enforce
- * the deadlines. */
+ * and the connections accepted whose first head has not arrived; it alone
+ * touches them, so they need no lock. The thread wakes at least every
+ * TICK_MS to enforce the deadlines. */
 #define _GNU_SOURCE
 #include "server/acceptor.h"
 
@@ -23,18 +23,36 @@
 #include <unistd.h>
 
 #include "server/drain.h"
+#include "server/http_body.h"
 #include "server/http_guard.h"
 #include "server/log.h"
-#include "server/relay.h"
+#include "server/request_head.h"
 
 enum {
     TICK_MS = 50,
+    REFUSED_LINGER_MS = 200, /* a 503 or 408: the client's bytes are drained this long, so no reset hides it */
     ACCEPT_BURST = 256,      /* connections accepted per wake, so that heads are read between bursts */
     EVENTS = 128,
 };
 
+typedef enum conn_phase { WAITING_HEAD, LINGERING } conn_phase;
+
+typedef struct conn {
+    struct conn *prev, *next;
+    int fd;
+    conn_phase phase;
+    int64_t deadline_ms;     /* WAITING_HEAD: the head's (--header-timeout); LINGERING: the close */
+    uint64_t dropped;        /* LINGERING: bytes read and dropped */
+    bool counted;            /* holds its admission (http_guard.h) until closed or handed over */
+    struct ip_slot *ip;
+    size_t peek_limit;       /* bytes the socket's receive buffer surely holds unread */
+    socklen_t addr_len;
+    struct sockaddr_storage addr;
+} conn;
+
 struct gr_acceptor {
     server_state *st;
+    struct MHD_Daemon *d;
     int listener, epfd, wake;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -43,8 +61,19 @@ struct gr_acceptor {
     int64_t close_at;               /* thread's own: when the listener closes (0: not asked) */
     int64_t listen_paused_until;    /* thread's own: out of descriptors, accept waits */
     unsigned long backlog;          /* accepted from close_asked on */
-    gr_relay *relay;
+    atomic_long waiting;            /* connections in WAITING_HEAD */
+    conn *head;
+    gr_head_limits lim;
+    size_t cap;
+    char *buf;
 };
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
 
 /* ---- the listening socket --------------------------------------------------- */
 
@@ -80,7 +109,209 @@ int gr_listen_socket(const gr_server_config *c, unsigned *port)
     return fd;
 }
 
+/* ---- connections ---------------------------------------------------------------- */
+
+static void unlink_conn(gr_acceptor *a, conn *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        a->head = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    if (c->phase == WAITING_HEAD)
+        atomic_fetch_sub(&a->waiting, 1);
+}
+
+static void close_conn(gr_acceptor *a, conn *c)
+{
+    unlink_conn(a, c);
+    close(c->fd); /* also leaves the epoll set */
+    if (c->counted)
+        gr_guard_forget(c->ip);
+    free(c);
+}
+
+/* Lists c and watches it: edge-triggered, since a peek leaves the bytes
+ * readable; an edge comes with each new segment. */
+static bool watch_conn(gr_acceptor *a, conn *c)
+{
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = c };
+    if (epoll_ctl(a->epfd, EPOLL_CTL_ADD, c->fd, &ev) != 0)
+        return false;
+    c->next = a->head;
+    if (a->head)
+        a->head->prev = c;
+    a->head = c;
+    if (c->phase == WAITING_HEAD)
+        atomic_fetch_add(&a->waiting, 1);
+    return true;
+}
+
+/* Answered: the connection drains what the client still sends for
+ * `ms`, then closes. Its answer and the end of our side are sent first. */
+static void start_linger(gr_acceptor *a, conn *c, int64_t ms)
+{
+    shutdown(c->fd, SHUT_WR);
+    if (c->phase == WAITING_HEAD)
+        atomic_fetch_sub(&a->waiting, 1);
+    c->phase = LINGERING;
+    c->deadline_ms = now_ms() + ms;
+}
+
+static void drop_input(gr_acceptor *a, conn *c)
+{
+    const gr_server_config *cfg = a->st->cfg;
+    for (;;) {
+        ssize_t n = recv(c->fd, a->buf, a->cap, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0 || (c->dropped += (uint64_t)n) > cfg->linger_bytes) {
+            close_conn(a, c);
+            return;
+        }
+    }
+}
+
+/* A connection refused at its opening, or whose head is refused or
+ * overdue: answered (unless code is GR_NERROR_CODES), then lingering. */
+static void refuse_conn(gr_acceptor *a, conn *c, gr_error_code code, const char *message, int64_t linger_ms)
+{
+    if (code != GR_NERROR_CODES)
+        gr_guard_send_error(c->fd, code, message);
+    start_linger(a, c, linger_ms);
+}
+
+/* Refuses c with the full table's 503 after all; fd is its descriptor. */
+static void refuse_full(gr_acceptor *a, conn *c, int fd)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "the server holds its limit of %u connections (--conn-limit); retry later",
+             a->st->cfg->conn_limit);
+    *c = (conn){ .fd = fd, .phase = LINGERING };
+    gr_guard_send_error(fd, GR_E_OVERLOADED, msg);
+    if (!watch_conn(a, c)) {
+        close(fd);
+        free(c);
+        return;
+    }
+    start_linger(a, c, REFUSED_LINGER_MS);
+}
+
+/* libmicrohttpd takes the connection with its counts (gr_guard_hand_over);
+ * past its own table it closes the socket, so a duplicate descriptor is
+ * kept to answer 503 on. */
+static void hand_over(gr_acceptor *a, conn *c)
+{
+    epoll_ctl(a->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    unlink_conn(a, c);
+    int fd = c->fd;
+    if (!gr_guard_hand_over(fd, c->ip)) { /* a descriptor past the table: never admitted elsewhere */
+        gr_guard_forget(c->ip);
+        refuse_full(a, c, fd);
+        return;
+    }
+    int spare = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (MHD_add_connection(a->d, fd, (struct sockaddr *)&c->addr, c->addr_len) == MHD_YES) {
+        if (spare >= 0)
+            close(spare);
+        free(c);
+        return;
+    }
+    gr_guard_take_back(fd);
+    if (spare < 0)
+        free(c);
+    else
+        refuse_full(a, c, spare);
+}
+
+/* Whether the chunks among the n bytes after a chunked first head are well
+ * formed so far (else why holds the refusal): the rest are libmicrohttpd's
+ * to judge, as are a later request's. */
+static bool chunks_good(const gr_acceptor *a, const char *p, size_t n, const char **why)
+{
+    gr_body b;
+    size_t used;
+    gr_body_start(&b, GR_BODY_CHUNKED, 0, a->lim.max_header);
+    return gr_body_scan(&b, p, n, &used, why) != GR_BODY_BAD;
+}
+
+/* New bytes on a connection waiting for its head: judged on a peek. */
+static void head_bytes(gr_acceptor *a, conn *c, uint32_t events)
+{
+    ssize_t n = recv(c->fd, a->buf, a->cap, MSG_PEEK | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) {
+        close_conn(a, c); /* the client left before a request: nothing to answer */
+        return;
+    }
+    gr_error_code code = GR_NERROR_CODES;
+    char message[384];
+    gr_head_shape shape;
+    const char *why;
+    switch (gr_head_judge(a->buf, (size_t)n, &a->lim, &shape, &code, message, sizeof message)) {
+    case GR_HEAD_GOOD:
+        if (shape.body == GR_BODY_CHUNKED && !chunks_good(a, a->buf + shape.len, (size_t)n - shape.len, &why))
+            refuse_conn(a, c, GR_E_BAD_REQUEST, why, (int64_t)a->st->cfg->linger_time * 1000);
+        else
+            hand_over(a, c);
+        return;
+    case GR_HEAD_REFUSED:
+        refuse_conn(a, c, code, message, (int64_t)a->st->cfg->linger_time * 1000);
+        return;
+    case GR_HEAD_INCOMPLETE:
+        if (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            close_conn(a, c); /* the client's side ended within a head */
+        else if ((size_t)n >= c->peek_limit)
+            hand_over(a, c); /* no more can be peeked: libmicrohttpd reads it, within its memory */
+        return;
+    }
+}
+
 /* ---- accepting ------------------------------------------------------------------ */
+
+/* What can be peeked on fd before the client stops for want of window:
+ * a quarter of its receive buffer (the kernel counts its own overhead in
+ * it), grown to hold a whole head within the limits where the system
+ * allows. With the default limits the buffer holds them several times. */
+static size_t peek_limit(int fd, size_t cap)
+{
+    int rb = 0;
+    socklen_t l = sizeof rb;
+    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &l) == 0 && (size_t)rb / 4 < cap) {
+        int want = cap > INT32_MAX / 4 ? INT32_MAX : (int)cap * 4;
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof want);
+        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &l);
+    }
+    size_t limit = rb > 0 ? (size_t)rb / 4 : 4096;
+    return limit < 4096 ? 4096 : limit > cap ? cap : limit;
+}
+
+static void accept_one(gr_acceptor *a, int fd, const struct sockaddr_storage *addr, socklen_t len)
+{
+    conn *c = calloc(1, sizeof *c);
+    if (!c) {
+        close(fd);
+        return;
+    }
+    *c = (conn){ .fd = fd, .phase = WAITING_HEAD, .addr_len = len, .addr = *addr,
+                 .peek_limit = peek_limit(fd, a->cap) };
+    char msg[160];
+    c->counted = gr_guard_admit((const struct sockaddr *)addr, &c->ip, msg, sizeof msg);
+    c->deadline_ms = now_ms() + (int64_t)a->st->cfg->header_timeout * 1000;
+    if (!watch_conn(a, c)) {
+        if (c->counted)
+            gr_guard_forget(c->ip);
+        close(fd);
+        free(c);
+        return;
+    }
+    if (!c->counted)
+        refuse_conn(a, c, GR_E_OVERLOADED, msg, REFUSED_LINGER_MS);
+}
 
 /* Accepts what the listener's queue holds, up to `most`; false when it
  * is out of descriptors (accepting then pauses a tick). */
@@ -96,7 +327,7 @@ static bool accept_burst(gr_acceptor *a, unsigned most)
             return errno != EMFILE && errno != ENFILE && errno != ENOBUFS && errno != ENOMEM;
         if (a->close_at)
             a->backlog++;
-        gr_relay_accept(a->relay, fd, &addr, len);
+        accept_one(a, fd, &addr, len);
     }
     return true;
 }
@@ -128,11 +359,23 @@ static bool refuse_new_handshakes(int listener)
 
 /* ---- the thread ------------------------------------------------------------------ */
 
-/* Deadlines: the relay's; accepting resumes after a pause; the listener
- * closes when due. */
+/* Deadlines: a head overdue is answered 408; a lingering connection is
+ * closed; accepting resumes after a pause; the listener closes when due. */
 static void tick(gr_acceptor *a, int64_t now)
 {
-    gr_relay_tick(a->relay, now);
+    for (conn *c = a->head, *next; c; c = next) {
+        next = c->next;
+        if (now < c->deadline_ms)
+            continue;
+        if (c->phase == LINGERING) {
+            close_conn(a, c);
+            continue;
+        }
+        char msg[160];
+        snprintf(msg, sizeof msg, "the request line and headers did not arrive within %u s "
+                 "(--header-timeout); send them at once", a->st->cfg->header_timeout);
+        refuse_conn(a, c, GR_E_REQUEST_TIMEOUT, msg, REFUSED_LINGER_MS);
+    }
     if (a->listen_paused_until && now >= a->listen_paused_until && a->listener >= 0) {
         a->listen_paused_until = 0;
         set_listening(a, true);
@@ -157,7 +400,7 @@ static bool woken(gr_acceptor *a)
     bool stop = a->stop, close_asked = a->close_asked;
     pthread_mutex_unlock(&a->mu);
     if (close_asked && !a->close_at && a->listener >= 0)
-        a->close_at = gr_now_ms() + (refuse_new_handshakes(a->listener) ? GR_DRAIN_SETTLE_MS : 0);
+        a->close_at = now_ms() + (refuse_new_handshakes(a->listener) ? GR_DRAIN_SETTLE_MS : 0);
     return !stop;
 }
 
@@ -165,10 +408,9 @@ static void *acceptor_thread(void *arg)
 {
     gr_acceptor *a = arg;
     struct epoll_event ev[EVENTS];
-    int64_t last_tick = gr_now_ms();
-    bool ready = false;
+    int64_t last_tick = now_ms();
     for (;;) {
-        int n = epoll_wait(a->epfd, ev, EVENTS, ready ? 0 : TICK_MS);
+        int n = epoll_wait(a->epfd, ev, EVENTS, TICK_MS);
         for (int i = 0; i < n; i++) {
             if (ev[i].data.ptr == &a->wake) {
                 if (!woken(a))
@@ -176,19 +418,21 @@ static void *acceptor_thread(void *arg)
             } else if (ev[i].data.ptr == &a->listener) {
                 if (!accept_burst(a, ACCEPT_BURST)) {
                     set_listening(a, false);
-                    a->listen_paused_until = gr_now_ms() + TICK_MS;
+                    a->listen_paused_until = now_ms() + TICK_MS;
                 }
             } else {
-                gr_relay_event(a->relay, ev[i].data.ptr, ev[i].events);
+                conn *c = ev[i].data.ptr;
+                if (c->phase == WAITING_HEAD)
+                    head_bytes(a, c, ev[i].events);
+                else
+                    drop_input(a, c);
             }
         }
-        ready = gr_relay_run_ready(a->relay);
-        int64_t now = gr_now_ms();
+        int64_t now = now_ms();
         if (now - last_tick >= TICK_MS || (a->close_at && now >= a->close_at)) {
             tick(a, now);
             last_tick = now;
         }
-        gr_relay_reap(a->relay);
     }
 }
 
@@ -200,7 +444,8 @@ static void poke(gr_acceptor *a)
 
 static void free_acceptor(gr_acceptor *a)
 {
-    gr_relay_free(a->relay);
+    while (a->head)
+        close_conn(a, a->head);
     if (a->listener >= 0)
         close(a->listener);
     if (a->epfd >= 0)
@@ -209,6 +454,7 @@ static void free_acceptor(gr_acceptor *a)
         close(a->wake);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->cv);
+    free(a->buf);
     free(a);
 }
 
@@ -220,15 +466,19 @@ gr_acceptor *gr_acceptor_start(server_state *st, struct MHD_Daemon *d, int liste
         return NULL;
     }
     a->st = st;
+    a->d = d;
     a->listener = listener;
+    a->lim = (gr_head_limits){ .max_url = st->cfg->max_url, .max_header = st->cfg->max_header };
+    a->cap = gr_head_judge_size(&a->lim) + 1;
+    a->buf = malloc(a->cap);
     a->epfd = epoll_create1(EPOLL_CLOEXEC);
     a->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    a->relay = a->epfd >= 0 ? gr_relay_new(st, d, a->epfd) : NULL;
+    atomic_init(&a->waiting, 0);
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);
     struct epoll_event lev = { .events = EPOLLIN, .data.ptr = &a->listener };
     struct epoll_event wev = { .events = EPOLLIN, .data.ptr = &a->wake };
-    if (!a->relay || a->wake < 0 || epoll_ctl(a->epfd, EPOLL_CTL_ADD, listener, &lev) != 0 ||
+    if (!a->buf || a->epfd < 0 || a->wake < 0 || epoll_ctl(a->epfd, EPOLL_CTL_ADD, listener, &lev) != 0 ||
         epoll_ctl(a->epfd, EPOLL_CTL_ADD, a->wake, &wev) != 0 ||
         pthread_create(&a->thread, NULL, acceptor_thread, a) != 0) {
         free_acceptor(a);
@@ -250,7 +500,7 @@ unsigned long gr_acceptor_close_listener(gr_acceptor *a)
 
 long gr_acceptor_pending(gr_acceptor *a)
 {
-    return gr_relay_busy(a->relay) + (long)gr_guard_handing();
+    return atomic_load(&a->waiting) + (long)gr_guard_handing();
 }
 
 void gr_acceptor_stop(gr_acceptor *a)

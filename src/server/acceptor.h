@@ -2,12 +2,21 @@
 /* The daemon's own listening socket and its acceptor thread, in front of
  * libmicrohttpd (started with MHD_USE_NO_LISTEN_SOCKET).
  *
- * The thread accepts connections and runs the relay (relay.h), which
- * admits each against --conn-limit and --per-ip-limit (http_guard.h: a 503
- * with Retry-After otherwise), judges every request head and chunk before
- * libmicrohttpd reads it, and answers in JSON, once, what libmicrohttpd
- * would answer itself. On a drain it refuses new handshakes, then closes
- * the listener. */
+ * Each new connection is admitted against --conn-limit and --per-ip-limit
+ * (http_guard.h: a 503 with Retry-After otherwise), then waited on until
+ * its first request head has arrived, within --header-timeout (else a 408).
+ * The head is read with MSG_PEEK, so its bytes stay in the socket for
+ * libmicrohttpd, and judged (request_head.h): a head libmicrohttpd would
+ * answer itself in HTML is answered here with the service's JSON error,
+ * once, with Connection: close, then the connection lingers (the bytes the
+ * client still sends are read and dropped within --linger-bytes and
+ * --linger-time) and closes. A good head's connection goes to
+ * libmicrohttpd (MHD_add_connection); if it refuses it (its table full),
+ * the client is answered 503 here.
+ *
+ * Only a connection's first head passes here: the next ones of a
+ * keep-alive connection are read by libmicrohttpd (http_guard.h says what
+ * it still answers itself). */
 #ifndef GRUNDY_SERVER_ACCEPTOR_H
 #define GRUNDY_SERVER_ACCEPTOR_H
 
@@ -31,13 +40,12 @@ gr_acceptor *gr_acceptor_start(server_state *st, struct MHD_Daemon *d, int liste
  * how many were accepted in that time. */
 unsigned long gr_acceptor_close_listener(gr_acceptor *a);
 
-/* Connections with a request on its way through the relay (relay.h,
- * gr_relay_busy), or handed to libmicrohttpd and not yet opened. */
+/* Connections accepted whose first request has not reached libmicrohttpd
+ * yet: waiting for their head, or handed over and not yet opened. */
 long gr_acceptor_pending(gr_acceptor *a);
 
-/* Stops the thread and closes every connection. After the drain (none
- * has a request on its way then, or its time is up); before
- * MHD_stop_daemon. */
+/* Stops the thread and closes every connection still waiting for its
+ * head (none of them has sent a whole request). Before MHD_stop_daemon. */
 void gr_acceptor_stop(gr_acceptor *a);
 
 #endif

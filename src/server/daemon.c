@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,22 +41,20 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
         msg[--n] = '\0';
     if (strstr(msg, "incomplete request") && gr_stream_expected_close())
         return; /* a duplex NDJSON stream's end, not the client's fault */
-    if ((strncmp(msg, "Setting TCP_", 12) == 0 && strstr(msg, "Operation not supported")) ||
-        strncmp(msg, "Failed to push the data from buffers", 36) == 0)
-        return; /* its end of the relay's socket pair (relay.h) is a Unix socket: no TCP options to set */
     gr_log("warn", "event=httpd message=\"%s\"", msg);
 }
 
 static struct MHD_Daemon *start_daemon(const gr_server_config *c, server_state *st)
 {
-    /* The listener is the acceptor's (acceptor.h), whose relay passes each
-     * connection's requests on, judged, through a socket pair. */
+    /* The listener is the acceptor's (acceptor.h), which hands over each
+     * connection whose first head it has judged. */
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
                      MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
     return MHD_start_daemon(flags, 0, NULL, NULL, http_handle, st,
                             MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_CONNECTION_LIMIT, gr_guard_mhd_conn_limit(c),
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, gr_guard_mhd_memory(c),
+                            MHD_OPTION_URI_LOG_CALLBACK, gr_guard_uri_seen, NULL,
                             MHD_OPTION_UNESCAPE_CALLBACK, gr_guard_unescape, NULL,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->conn_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, http_request_done, st,
@@ -136,9 +134,8 @@ static void log_ready(const gr_server_config *c, unsigned port, const char *tabl
            (unsigned long long)c->max_body, c->conn_limit, tables);
 }
 
-/* Each connection holds three descriptors (the client's socket and the
- * relay's socket pair, relay.h): the soft limit is raised to the hard one,
- * and a limit still below what --conn-limit needs is logged. */
+/* Each connection holds one descriptor: the soft limit is raised to the
+ * hard one, and a limit still below what --conn-limit needs is logged. */
 static void raise_fd_limit(const gr_server_config *c)
 {
     struct rlimit rl;
@@ -149,10 +146,10 @@ static void raise_fd_limit(const gr_server_config *c)
         setrlimit(RLIMIT_NOFILE, &rl);
         getrlimit(RLIMIT_NOFILE, &rl);
     }
-    uint64_t need = 3 * (uint64_t)gr_guard_mhd_conn_limit(c) + 64;
+    uint64_t need = (uint64_t)gr_guard_mhd_conn_limit(c) + 64;
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need)
         gr_log("warn", "event=start message=\"the descriptor limit %llu is below the %llu that --conn-limit %u "
-               "needs (3 per connection); raise it (ulimit -n, LimitNOFILE) or lower --conn-limit\"",
+               "needs; raise it (ulimit -n, LimitNOFILE) or lower --conn-limit\"",
                (unsigned long long)rl.rlim_cur, (unsigned long long)need, c->conn_limit);
 }
 

@@ -12,11 +12,10 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Waits until no request is in flight and no connection has one on its
- * way through the relay (a head still coming is a request to answer;
- * --header-timeout bounds it; an answer not yet sent whole is one too),
- * twice in a row 20 ms apart (a request whose bytes just arrived gets its
- * chance to start), or `ms` have passed.
+/* Waits until no request is in flight and no accepted connection waits for
+ * its first head at the acceptor (a head still coming is a request to
+ * answer; --header-timeout bounds it), twice in a row 20 ms apart (a request
+ * whose bytes just arrived gets its chance to start), or `ms` have passed.
  * Returns the requests still in flight. */
 static long wait_quiet(server_state *st, gr_acceptor *acc, long ms)
 {

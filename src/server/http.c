@@ -17,9 +17,9 @@
  * waited in the queue past --queue-wait-ms is answered 503 instead of run.
  *
  * Before any route, http_guard.c judges the head (control bytes in the
- * URL, its length, the head's size, transfer codings), keeps each head's
- * deadline and the connection table's limits, and bounds the body read and
- * dropped after an early answer (lingering). */
+ * URL, its length, the head's size, transfer codings), keeps the
+ * connection table's limits, and bounds the body read and dropped after an
+ * early answer (lingering). */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "api/seq_cache.h"
@@ -186,6 +187,24 @@ bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
     return errno == 0 && *end == '\0';
 }
 
+static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+        (*(unsigned *)cls)++;
+    return MHD_YES;
+}
+
+/* Two Content-Length headers make the body's end ambiguous (request
+ * smuggling behind a proxy): RFC 9112 says refuse and close. */
+static bool repeated_length(struct MHD_Connection *conn)
+{
+    unsigned n = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_length, &n);
+    return n > 1;
+}
+
 /* --max-spool is taken by other streams: a 503 (with Retry-After), since
  * the same body fits once they end. */
 static enum MHD_Result spool_full(request *rq)
@@ -310,15 +329,19 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     gr_codings_parse(&rq->codings,
                      MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     read_int_form(rq);
-    /* The head's grammar, lengths and codings were judged by the relay
-     * before libmicrohttpd read it (relay.h); what needs its decoding is
-     * judged here, and answered after the body, read and dropped. */
+    /* Every head, a keep-alive connection's later ones too, is judged here;
+     * a first head was judged before libmicrohttpd read it (acceptor.h). */
     gr_error_code head = gr_guard_check_head(rq, rq->early_message, sizeof rq->early_message);
-    if (head != GR_NERROR_CODES) {
+    if (head == GR_E_UNSUPPORTED_TRANSFER_CODING) /* a body that cannot be read: answered at once */
+        return reply_error(rq, head, NULL, rq->early_message);
+    if (head != GR_NERROR_CODES) { /* answered after the body, read and dropped (lingering) */
         rq->early = EARLY_BAD_HEAD;
         rq->early_code = head;
         return MHD_YES;
     }
+    if (repeated_length(conn)) /* answered at once, so the connection closes */
+        return reply_error(rq, GR_E_BAD_REQUEST, NULL,
+                          "the request has more than one Content-Length header; send one");
     if (rq->early != EARLY_NONE)
         return MHD_YES;
     if (rq->route == ROUTE_MOVES)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Message framing for the relay (http_body.h). */
+/* A request body's framing (http_body.h). */
 #include "server/http_body.h"
 
 #include <string.h>
@@ -185,101 +185,7 @@ gr_body_step gr_body_scan(gr_body *b, const char *p, size_t n, size_t *used, con
         b->left -= *used;
         return b->left ? GR_BODY_MORE : GR_BODY_ENDED;
     case GR_BODY_CHUNKED:
-        return scan_chunked(b, p, n, used, why);
-    case GR_BODY_TO_CLOSE:
         break;
     }
-    *used = n;
-    return GR_BODY_MORE;
-}
-
-/* ---- answers ----------------------------------------------------------------- */
-
-void gr_reply_expect(gr_reply_scan *r, bool head_request)
-{
-    *r = (gr_reply_scan){ .head_request = head_request };
-}
-
-static uint64_t decimal(const char *s)
-{
-    uint64_t v = 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    while (*s >= '0' && *s <= '9' && v < UINT64_MAX / 16)
-        v = v * 10 + (uint64_t)(*s++ - '0');
-    return v;
-}
-
-/* One head line has ended (its start, lower-cased, in r->line). */
-static void head_line(gr_reply_scan *r)
-{
-    r->line[r->line_len < sizeof r->line ? r->line_len : sizeof r->line - 1] = '\0';
-    if (r->lines++ == 0) {
-        r->status = r->line_len >= 12 ? (int)decimal(r->line + 8) : 0;
-        return;
-    }
-    if (strncmp(r->line, "content-length:", 15) == 0) {
-        r->has_length = true;
-        r->length = decimal(r->line + 15);
-    } else if (strncmp(r->line, "transfer-encoding:", 18) == 0) {
-        r->chunked = strstr(r->line + 18, "chunked") != NULL;
-    }
-}
-
-/* The head ended: an interim answer starts another head; the final one's
- * body follows. */
-static void head_ended(gr_reply_scan *r)
-{
-    bool interim = r->status >= 100 && r->status < 200;
-    if (interim) {
-        gr_reply_expect(r, r->head_request);
-        return;
-    }
-    gr_body_kind kind = r->head_request || r->status == 204 || r->status == 304 ? GR_BODY_NONE
-                        : r->chunked ? GR_BODY_CHUNKED
-                        : r->has_length ? GR_BODY_LENGTH : GR_BODY_TO_CLOSE;
-    gr_body_start(&r->body, kind, r->length, SIZE_MAX);
-    r->in_body = true;
-}
-
-bool gr_reply_scan_bytes(gr_reply_scan *r, const char *p, size_t n, size_t *used)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (r->in_body) {
-            size_t k;
-            const char *why;
-            gr_body_step st = gr_body_scan(&r->body, p + i, n - i, &k, &why);
-            i += k;
-            r->bytes += k;
-            if (st != GR_BODY_MORE) {
-                *used = i;
-                return true; /* a bad chunk from libmicrohttpd cannot be: it ends the answer all the same */
-            }
-            continue;
-        }
-        char c = p[i++];
-        r->bytes++;
-        if (c == '\r')
-            continue;
-        if (c != '\n') {
-            if (r->line_len < sizeof r->line - 1)
-                r->line[r->line_len] = (char)(c >= 'A' && c <= 'Z' ? c | 0x20 : c);
-            r->line_len++;
-            continue;
-        }
-        bool empty = r->line_len == 0;
-        if (!empty)
-            head_line(r);
-        r->line_len = 0;
-        if (empty && r->lines) {
-            head_ended(r);
-            if (r->in_body && (r->body.kind == GR_BODY_NONE || (r->body.kind == GR_BODY_LENGTH && !r->body.left))) {
-                *used = i;
-                return true;
-            }
-        }
-    }
-    *used = n;
-    return false;
+    return scan_chunked(b, p, n, used, why);
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Where an HTTP/1.1 message ends, read as its bytes pass through the relay
- * (relay.h), in both directions: a request's body after its head (judged
- * by request_head.h), and libmicrohttpd's answers, head and body.
+/* Where a request's body ends after its head (judged by request_head.h),
+ * and whether its chunks are well formed: the acceptor scans the body
+ * bytes that came with a connection's first head (acceptor.h).
  *
- * A request's chunked body is held to RFC 9112 7.1, as strict as
- * libmicrohttpd 0.9.75 is or stricter (1 to 16 hex digits, an extension
- * after ';' without control bytes, CR LF or LF line ends, a trailer section
- * of Name: value lines), so that each byte passed on is one libmicrohttpd
- * reads as we do: the relay knows where the next request starts, and a
- * malformed chunk gets the service's JSON 400, never libmicrohttpd's. */
+ * A chunked body is held to RFC 9112 7.1, as strict as libmicrohttpd
+ * 0.9.75 is or stricter (1 to 16 hex digits, an extension after ';'
+ * without control bytes, CR LF or LF line ends, a trailer section of
+ * Name: value lines), so that a malformed chunk among those bytes gets the
+ * service's JSON 400, never libmicrohttpd's HTML. */
 #ifndef GRUNDY_SERVER_HTTP_BODY_H
 #define GRUNDY_SERVER_HTTP_BODY_H
 
@@ -19,8 +18,7 @@
 typedef enum gr_body_kind {
     GR_BODY_NONE,     /* no body */
     GR_BODY_LENGTH,   /* Content-Length bytes */
-    GR_BODY_CHUNKED,  /* chunks, the last of size 0, then trailer lines and an empty line */
-    GR_BODY_TO_CLOSE  /* an answer's body that ends with the connection */
+    GR_BODY_CHUNKED   /* chunks, the last of size 0, then trailer lines and an empty line */
 } gr_body_kind;
 
 typedef enum gr_body_step {
@@ -49,29 +47,5 @@ bool gr_http_control(unsigned char c);
 
 /* Scans the next n bytes p[0..n) of the body. */
 gr_body_step gr_body_scan(gr_body *b, const char *p, size_t n, size_t *used, const char **why);
-
-/* libmicrohttpd's answers on one connection, scanned as they pass: each
- * head (status, Content-Length, Transfer-Encoding) and where its body
- * ends. Interim answers (1xx) come before the final one. */
-typedef struct gr_reply_scan {
-    bool in_body;
-    bool head_request;  /* the request was HEAD: no body follows the head */
-    uint8_t state;      /* within the head: the place in a line */
-    char line[40];      /* the start of the current head line, lower-cased */
-    size_t line_len;
-    unsigned lines;     /* head lines so far (the status line is the first) */
-    int status;
-    bool chunked, has_length;
-    uint64_t length;
-    gr_body body;
-    uint64_t bytes;     /* bytes of the final answer so far */
-} gr_reply_scan;
-
-/* A new request was passed on: its answer comes next. */
-void gr_reply_expect(gr_reply_scan *r, bool head_request);
-
-/* Scans n bytes of answers: true when a final answer ended after *used of
- * them (the rest belongs to whatever follows). */
-bool gr_reply_scan_bytes(gr_reply_scan *r, const char *p, size_t n, size_t *used);
 
 #endif

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The front door's guards (http_guard.h). The deadline of each request head
- * is kept by one thread, which shuts down the socket of a connection past
- * it: libmicrohttpd then sees the end of its input and closes the
- * connection in its own thread. Connections are listed while open; the list
+/* The front door's guards (http_guard.h). Connections are listed while
+ * libmicrohttpd has them, so that the longest idle can make room; the list
  * lock is taken by NOTIFY_CLOSED before libmicrohttpd closes a socket, so a
  * descriptor shut down here is always the connection's own. */
 #include "server/http_guard.h"
@@ -22,38 +20,34 @@
 #include "server/request_head.h"
 #include "server/request_id.h"
 
-/* A deadline that has passed and was acted on: the head is refused. */
-#define DEADLINE_CUT INT64_C(-1)
+/* idle_since_ms once the connection was closed to make room: its next
+ * head is refused. */
+#define IDLE_CUT INT64_C(-1)
 
 typedef struct conn_guard {
     struct conn_guard *prev, *next;
     int fd;
-    bool listed;
-    /* Monotonic milliseconds by which the next request head must have
-     * arrived; 0 while a request is being read or answered; DEADLINE_CUT
-     * once past it (the connection is being closed). */
-    _Atomic int64_t deadline_ms;
-    atomic_bool served;   /* a request was answered: a later cut is silent (read by the deadline thread) */
-    bool refused;         /* answered 503 at its opening: the table is full */
+    /* Monotonic milliseconds since which the connection idles between two
+     * requests; 0 while a request is read or answered (and before the
+     * first); IDLE_CUT once closed to make room. */
+    _Atomic int64_t idle_since_ms;
     bool bad_url;         /* a decoded part of the URL held a control byte */
     struct ip_slot *ip;   /* its address's count, when --per-ip-limit is on */
+    size_t target_len;    /* bytes of the raw request target */
 } conn_guard;
 
 static struct {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    conn_guard *head;
-    pthread_t thread;
-    bool running, stop;
+    conn_guard *head;     /* the connections libmicrohttpd has opened */
     const gr_server_config *cfg;
-    atomic_uint open;     /* connections admitted and not closed: at the relay or libmicrohttpd's */
-    struct handed {       /* by descriptor: a connection the relay admitted, on its way to NOTIFY_STARTED */
+    atomic_uint open;     /* connections admitted and not closed: at the acceptor or libmicrohttpd's */
+    struct handed {       /* by descriptor: a connection the acceptor admitted, on its way to NOTIFY_STARTED */
         bool set;
         struct ip_slot *ip;
     } *handed;
     size_t handed_n;
     atomic_uint handing;  /* entries set in handed */
-} guard = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} guard = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 /* Connections open per client address (--per-ip-limit), under guard.mu:
  * a chained hash of the address bytes; a slot lives while it counts one. */
@@ -65,9 +59,6 @@ typedef struct ip_slot {
 
 enum { IP_BUCKETS = 1024 };
 static ip_slot *ip_table[IP_BUCKETS];
-
-/* How often the deadlines are looked at: a head is cut at most this late. */
-enum { TICK_MS = 100 };
 
 static int64_t now_ms(void)
 {
@@ -93,7 +84,7 @@ size_t gr_guard_mhd_memory(const gr_server_config *c)
  * libmicrohttpd has not answered and will not: a new socket's buffer holds
  * it, so one non-blocking send suffices (a short one is dropped). message
  * is JSON string content already (no quote or backslash unescaped). */
-size_t gr_guard_format_error(gr_error_code code, const char *message, char *out, size_t size)
+void gr_guard_send_error(int fd, gr_error_code code, const char *message)
 {
     char body[640], head[512], id[GR_REQUEST_ID_MAX + 1];
     int blen = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"field\":null}}",
@@ -108,87 +99,29 @@ size_t gr_guard_format_error(gr_error_code code, const char *message, char *out,
                         "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: application/json\r\n"
                         "Content-Length: %d\r\n%sX-Request-Id: %s\r\nConnection: close\r\n\r\n",
                         status, gr_head_reason(status), date, blen, status == 503 ? "Retry-After: 1\r\n" : "", id);
-    if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head ||
-        (size_t)hlen + (size_t)blen > size)
-        return 0;
+    if (blen <= 0 || hlen <= 0 || (size_t)blen >= sizeof body || (size_t)hlen >= sizeof head)
+        return;
+    char out[sizeof head + sizeof body];
     memcpy(out, head, (size_t)hlen);
     memcpy(out + hlen, body, (size_t)blen);
-    return (size_t)hlen + (size_t)blen;
+    (void)!send(fd, out, (size_t)hlen + (size_t)blen, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-void gr_guard_send_error(int fd, gr_error_code code, const char *message)
-{
-    char out[GR_GUARD_ERROR_MAX];
-    size_t n = gr_guard_format_error(code, message, out, sizeof out);
-    if (n)
-        (void)!send(fd, out, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-}
-
-/* ---- the deadline thread ---------------------------------------------------- */
-
-/* Cuts every listed connection whose head is overdue; under guard.mu. */
-static void cut_overdue(int64_t now)
-{
-    for (conn_guard *g = guard.head; g; g = g->next) {
-        int64_t d = atomic_load(&g->deadline_ms);
-        if (d <= 0 || d > now || !atomic_compare_exchange_strong(&g->deadline_ms, &d, DEADLINE_CUT))
-            continue;
-        if (!atomic_load(&g->served) && !g->refused) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "the request line and headers did not arrive within %u s "
-                     "(--header-timeout); send them at once", guard.cfg->header_timeout);
-            gr_guard_send_error(g->fd, GR_E_REQUEST_TIMEOUT, msg);
-        }
-        shutdown(g->fd, SHUT_RDWR);
-    }
-}
-
-static void *deadline_thread(void *arg)
-{
-    (void)arg;
-    pthread_mutex_lock(&guard.mu);
-    while (!guard.stop) {
-        cut_overdue(now_ms());
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        t.tv_nsec += TICK_MS * 1000000L;
-        if (t.tv_nsec >= 1000000000L) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&guard.cv, &guard.mu, &t);
-    }
-    pthread_mutex_unlock(&guard.mu);
-    return NULL;
-}
+/* ---- start and stop ---------------------------------------------------------- */
 
 int gr_guard_start(server_state *st)
 {
     guard.cfg = st->cfg;
-    guard.stop = false;
     atomic_store(&guard.open, 0);
     atomic_store(&guard.handing, 0);
     struct rlimit rl;
     guard.handed_n = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (1u << 20) ? rl.rlim_cur : (1u << 20);
     guard.handed = calloc(guard.handed_n, sizeof *guard.handed);
-    if (!guard.handed)
-        return -1;
-    if (pthread_create(&guard.thread, NULL, deadline_thread, NULL) != 0)
-        return -1;
-    guard.running = true;
-    return 0;
+    return guard.handed ? 0 : -1;
 }
 
 void gr_guard_stop(void)
 {
-    if (!guard.running)
-        return;
-    pthread_mutex_lock(&guard.mu);
-    guard.stop = true;
-    pthread_cond_signal(&guard.cv);
-    pthread_mutex_unlock(&guard.mu);
-    pthread_join(guard.thread, NULL);
-    guard.running = false;
     free(guard.handed);
     guard.handed = NULL;
     guard.handed_n = 0;
@@ -197,21 +130,22 @@ void gr_guard_stop(void)
 /* ---- a connection's life ---------------------------------------------------- */
 
 /* Past --conn-limit, a keep-alive connection idle between requests makes
- * room, as nginx's reusable connections do: the one idle longest (its next
- * head due soonest) is closed, silently. Under guard.mu; false when none
- * is idle. */
+ * room, as nginx's reusable connections do: the one idle longest is shut
+ * down, silently, and libmicrohttpd closes it on its own thread. Under
+ * guard.mu (NOTIFY_CLOSED takes it before the socket is closed, so the
+ * descriptor is the connection's own); false when none idles. */
 static bool reuse_idle(void)
 {
     conn_guard *oldest = NULL;
-    int64_t due = INT64_MAX;
+    int64_t since = INT64_MAX;
     for (conn_guard *g = guard.head; g; g = g->next) {
-        int64_t d = atomic_load(&g->deadline_ms);
-        if (d > 0 && d < due && atomic_load(&g->served)) {
+        int64_t s = atomic_load(&g->idle_since_ms);
+        if (s > 0 && s < since) {
             oldest = g;
-            due = d;
+            since = s;
         }
     }
-    if (!oldest || !atomic_compare_exchange_strong(&oldest->deadline_ms, &due, DEADLINE_CUT))
+    if (!oldest || !atomic_compare_exchange_strong(&oldest->idle_since_ms, &since, IDLE_CUT))
         return false;
     shutdown(oldest->fd, SHUT_RDWR);
     return true;
@@ -307,8 +241,8 @@ void gr_guard_forget(struct ip_slot *ip)
     atomic_fetch_sub(&guard.open, 1);
 }
 
-/* Clears the hand-over of fd, undoing its counts unless kept; the slot
- * when one was handed over (kept) or NULL. Under guard.mu. */
+/* Clears the hand-over of fd, undoing its counts unless kept; whether one
+ * was set (its slot in *ip). Under guard.mu. */
 static bool take_handed(int fd, bool keep, ip_slot **ip)
 {
     if (fd < 0 || (size_t)fd >= guard.handed_n || !guard.handed[fd].set)
@@ -350,74 +284,53 @@ unsigned gr_guard_handing(void)
     return atomic_load(&guard.handing);
 }
 
-/* Connections from the relay (relay.h) come admitted; others (a
- * descriptor past the hand-over table) are admitted here. */
+/* Every connection libmicrohttpd opens was admitted by the acceptor and
+ * handed over (gr_guard_hand_over); its counts move to its guard here. */
 void gr_guard_open(request *rq, struct MHD_Connection *conn)
 {
-    conn_guard *g = calloc(1, sizeof *g);
-    rq->guard = g;
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     int fd = ci ? ci->connect_fd : -1;
+    conn_guard *g = calloc(1, sizeof *g);
     ip_slot *ip = NULL;
     pthread_mutex_lock(&guard.mu);
-    bool admitted = take_handed(fd, g != NULL, &ip);
-    unsigned open = admitted ? atomic_load(&guard.open) : atomic_fetch_add(&guard.open, 1) + 1;
-    if (!g || fd < 0) {
-        if (admitted && !g)
-            atomic_fetch_add(&guard.open, 1); /* take_handed dropped it; gr_guard_close drops it again */
-        pthread_mutex_unlock(&guard.mu);
-        return;
+    bool handed = take_handed(fd, g != NULL, &ip);
+    if (g) {
+        g->fd = fd;
+        g->ip = ip;
+        g->next = guard.head;
+        if (guard.head)
+            guard.head->prev = g;
+        guard.head = g;
+        if (!handed)
+            atomic_fetch_add(&guard.open, 1); /* not the acceptor's: counted, so that its close balances */
     }
-    g->fd = fd;
-    g->ip = ip;
-    char msg[160];
-    int64_t now = now_ms();
-    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (admitted || admit(&g->ip, ai ? ai->client_addr : NULL, open, msg, sizeof msg)) {
-        atomic_init(&g->deadline_ms, now + (int64_t)guard.cfg->header_timeout * 1000);
-    } else {
-        /* In libmicrohttpd's spare slots: answered at once, then read
-         * until the client closes or the next tick. */
-        gr_guard_send_error(g->fd, GR_E_OVERLOADED, msg);
-        shutdown(g->fd, SHUT_WR);
-        g->refused = true;
-        atomic_init(&g->deadline_ms, now + TICK_MS);
-    }
-    g->next = guard.head;
-    if (guard.head)
-        guard.head->prev = g;
-    guard.head = g;
-    g->listed = true;
     pthread_mutex_unlock(&guard.mu);
+    rq->guard = g;
 }
 
 void gr_guard_close(request *rq)
 {
     conn_guard *g = rq->guard;
-    atomic_fetch_sub(&guard.open, 1);
     rq->guard = NULL;
     if (!g)
         return;
-    if (g->listed) {
-        pthread_mutex_lock(&guard.mu);
-        if (g->prev)
-            g->prev->next = g->next;
-        else
-            guard.head = g->next;
-        if (g->next)
-            g->next->prev = g->prev;
-        uncount_address(g->ip);
-        pthread_mutex_unlock(&guard.mu);
-    }
+    pthread_mutex_lock(&guard.mu);
+    if (g->prev)
+        g->prev->next = g->next;
+    else
+        guard.head = g->next;
+    if (g->next)
+        g->next->prev = g->prev;
+    uncount_address(g->ip);
+    pthread_mutex_unlock(&guard.mu);
+    atomic_fetch_sub(&guard.open, 1);
     free(g);
 }
 
 bool gr_guard_head_arrived(request *rq)
 {
     conn_guard *g = rq->guard;
-    if (!g)
-        return true;
-    return atomic_exchange(&g->deadline_ms, 0) != DEADLINE_CUT && !g->refused;
+    return !g || atomic_exchange(&g->idle_since_ms, 0) != IDLE_CUT;
 }
 
 void gr_guard_request_ended(request *rq)
@@ -425,10 +338,10 @@ void gr_guard_request_ended(request *rq)
     conn_guard *g = rq->guard;
     if (!g)
         return;
-    atomic_store(&g->served, true);
     g->bad_url = false;
-    int64_t d = 0;
-    atomic_compare_exchange_strong(&g->deadline_ms, &d, now_ms() + (int64_t)guard.cfg->conn_timeout * 1000);
+    g->target_len = 0;
+    int64_t busy = 0;
+    atomic_compare_exchange_strong(&g->idle_since_ms, &busy, now_ms());
 }
 
 /* ---- the URL ---------------------------------------------------------------- */
@@ -438,6 +351,15 @@ static conn_guard *guard_of(struct MHD_Connection *conn)
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     request *rq = ci ? ci->socket_context : NULL;
     return rq ? rq->guard : NULL;
+}
+
+void *gr_guard_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    conn_guard *g = guard_of(conn);
+    if (g)
+        g->target_len = strlen(uri);
+    return NULL; /* no per-request context of libmicrohttpd's: http.c makes its own */
 }
 
 /* libmicrohttpd calls this for the path, and for each name and value of
@@ -461,15 +383,63 @@ size_t gr_guard_unescape(void *cls, struct MHD_Connection *conn, char *s)
 
 /* ---- the head --------------------------------------------------------------- */
 
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    unsigned *n = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
+        n[0]++;
+    else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+        n[1]++;
+    return MHD_YES;
+}
+
+/* Transfer-Encoding: chunked alone is read; any other coding cannot be
+ * (libmicrohttpd would wait for the body's end until the timeout), and a
+ * length beside a coding makes the body's end ambiguous (RFC 9112 6.3). */
+static gr_error_code check_codings(request *rq, char *message, size_t size)
+{
+    unsigned n[2] = { 0, 0 };
+    MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, count_header, n);
+    if (n[0] == 0)
+        return GR_NERROR_CODES;
+    const char *te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    if (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0) {
+        char shown[48];
+        gr_printable(te ? te : "", shown, sizeof shown);
+        snprintf(message, size, "Transfer-Encoding \"%s\" is not supported: send the body as it is, with a "
+                 "Content-Length, or with Transfer-Encoding: chunked alone", n[0] > 1 ? "(several)" : shown);
+        return GR_E_UNSUPPORTED_TRANSFER_CODING;
+    }
+    if (n[1]) {
+        snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
+        return GR_E_BAD_REQUEST;
+    }
+    return GR_NERROR_CODES;
+}
+
 gr_error_code gr_guard_check_head(request *rq, char *message, size_t size)
 {
+    const gr_server_config *c = rq->st->cfg;
     conn_guard *g = rq->guard;
     if (g && g->bad_url) {
         snprintf(message, size, "the URL holds a control character (such as %%00) once decoded; send the "
                  "path and query without them");
         return GR_E_BAD_REQUEST;
     }
-    return GR_NERROR_CODES;
+    if (g && g->target_len > c->max_url) {
+        snprintf(message, size, "the URL is %zu bytes, longer than the limit of %u (--max-url); send a "
+                 "shorter one (queries go in the body)", g->target_len, c->max_url);
+        return GR_E_URL_TOO_LONG;
+    }
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (ci && ci->header_size > c->max_header) {
+        snprintf(message, size, "the request line and headers are %zu bytes, more than the limit of %u "
+                 "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
+        return GR_E_HEADERS_TOO_LARGE;
+    }
+    return check_codings(rq, message, size);
 }
 
 /* ---- lingering ---------------------------------------------------------------- */

@@ -16,7 +16,7 @@ typedef struct gr_server_config {
     uint64_t max_body;         /* bytes; larger bodies get 413 */
     unsigned conn_limit;       /* simultaneous connections */
     unsigned conn_timeout;     /* seconds a connection may stay idle */
-    unsigned header_timeout;   /* seconds from a connection's opening to its first head's end, and from a later head's first byte to its end */
+    unsigned header_timeout;   /* seconds from a connection's opening to its first request head's end */
     unsigned per_ip_limit;     /* simultaneous connections from one address; 0: no limit */
     unsigned max_url;          /* bytes of the request target; longer ones get 414 */
     unsigned max_header;       /* bytes of the request line and headers; more get 431 */

@@ -53,26 +53,10 @@ bool gr_sock_open(gr_sock_io *io, int fd, int spool, off_t spooled, uint64_t lef
     return true;
 }
 
-/* Drops what the socket still holds after the shutdown: the relay may have
- * written the rest of a body into the socket pair before its client went,
- * and libmicrohttpd, resumed, would read it as the body and then wait for
- * an answer that never comes, until --conn-timeout, instead of seeing the
- * end. Bounded: once shut for reading, the socket takes no more bytes. */
-static void drop_buffered(int fd, char *buf, size_t size)
-{
-    for (;;) {
-        ssize_t n = recv(fd, buf, size, MSG_DONTWAIT);
-        if (n <= 0 && !(n < 0 && errno == EINTR))
-            return;
-    }
-}
-
 void gr_sock_close(gr_sock_io *io)
 {
     if (io->fd >= 0) {
-        char small[4096];
         shutdown(io->fd, SHUT_RDWR);
-        drop_buffered(io->fd, io->in ? io->in : small, io->in ? IN_BYTES : sizeof small);
         close(io->fd);
     }
     free(io->in);

@@ -52,8 +52,7 @@ bool gr_sock_open(gr_sock_io *io, int fd, int spool, off_t spooled, uint64_t lef
 void gr_sock_discard(gr_sock_io *io, unsigned ms);
 
 /* Shuts the socket down both ways (the client sees the end of the
- * response; libmicrohttpd sees the end of the connection), drops the bytes
- * it still holds, and closes ours. */
+ * response; libmicrohttpd sees the end of the connection) and closes ours. */
 void gr_sock_close(gr_sock_io *io);
 
 /* Up to max bytes of the body not yet answered, into buf, without waiting:
