@@ -10,7 +10,7 @@
 # offline. The npm modules (kubernetes-models, yaml) come from
 # scripts/npm-deps.sh. With a grundyd binary, the ConfigMap's keys are
 # checked against its --help and its values by grundyd itself; without one,
-# the keys against src/server/config.c. Runs under Node.js 20.19 or newer
+# the keys against src/server/config/config.c. Runs under Node.js 20.19 or newer
 # (scripts/node-env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -13,7 +13,7 @@
 //    GRUNDYD_PORT), selectors of the Service, HPA and PDB that match the
 //    Deployment's pods, resources set, replicas within the HPA's range;
 //  - every ConfigMap key is an option of grundyd (`grundyd --help`, else
-//    src/server/config.c), and grundyd accepts every value (it parses its
+//    src/server/config/config.c), and grundyd accepts every value (it parses its
 //    environment before --help, and exits non-zero on a bad value);
 //  - the systemd unit passes `systemd-analyze verify` and rates 2.0 or less
 //    on `systemd-analyze security` where systemd is installed, its stop
@@ -97,8 +97,8 @@ function grundydOptions() {
         const vars = [...(p.stdout || "").matchAll(/\((GRUNDYD_[A-Z0-9_]+)\)/g)].map((m) => m[1]);
         if (p.status === 0 && vars.length) return { vars: new Set(vars), from: `${grundyd} --help` };
     }
-    const text = readFileSync(path.join(root, "src", "server", "config.c"), "utf8");
-    return { vars: new Set([...text.matchAll(/"(GRUNDYD_[A-Z0-9_]+)"/g)].map((m) => m[1])), from: "src/server/config.c" };
+    const text = readFileSync(path.join(root, "src", "server", "config", "config.c"), "utf8");
+    return { vars: new Set([...text.matchAll(/"(GRUNDYD_[A-Z0-9_]+)"/g)].map((m) => m[1])), from: "src/server/config/config.c" };
 }
 const options = grundydOptions();
 

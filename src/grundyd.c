@@ -4,7 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "server/server.h"
+#include "server.h"
 
 int main(int argc, char **argv)
 {

@@ -39,7 +39,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "server/server.h"
+#include "server.h"
 
 static gr_server_config cfg;
 static uint16_t port;

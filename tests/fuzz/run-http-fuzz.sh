@@ -28,11 +28,12 @@ cp "$src"/tests/fuzz/corpus/http/* "$work/corpus/"
 bin=$work/fuzz_http_head
 if ! nice clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 \
         -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DGRUNDY_TABLES_INSTALLED='"/nonexistent"' \
-        -I"$build" -I"$build/src/server" -I"$src/include" -I"$src/src" -I"$src/src/engine" -I/usr/include/cjson \
-        "$src"/tests/fuzz/fuzz_http_head.c "$src"/src/server/*.c "$src"/src/api/*.c \
+        -I"$build" -I"$build/src/server/mhd" -I"$src/include" -I"$src/src" -I"$src/src/engine" -I/usr/include/cjson \
+        $(for d in "$src"/src/server/*/; do printf -- '-I%s ' "$d"; done) \
+        "$src"/tests/fuzz/fuzz_http_head.c "$src"/src/server/*/*.c "$src"/src/api/*.c \
         "$src"/src/api/games/*.c "$src"/src/api/sums/*.c "$src"/src/engine/*.c \
         "$src"/src/tables/checksum.c "$src"/src/tables/tables.c "$src"/src/tables/locate.c "$src"/src/tables/guard.c \
-        "$build"/src/server/openapi_yaml.c "$build"/src/server/gr_web_*.c \
+        "$build"/src/server/mhd/openapi_yaml.c "$build"/src/server/mhd/gr_web_*.c \
         -lmicrohttpd -lcjson -lz -lpthread -lm -o "$bin" > "$work/build.log" 2>&1; then
     echo "not ok 1 - fuzz the request head: the build failed"
     sed 's/^/# /' "$work/build.log" | tail -40

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Integration tests of grundyd's access log (src/server/log.c, access_log.c).
+"""Integration tests of grundyd's access log (src/server/obs/log.c, access_log.c).
 
 Usage: test_access_log.py path/to/grundyd
 

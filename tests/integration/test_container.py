@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Integration tests of the defaults grundyd takes from its container
-(src/server/container.c): thread counts from the affinity mask and the
+(src/server/config/container.c): thread counts from the affinity mask and the
 cgroup v2 cpu.max quota, the cache bound from memory.max, and the ready
 line saying where each number came from.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The front door against hostile and careless clients (src/server/http_guard.c).
+"""The front door against hostile and careless clients (src/server/front/, src/server/mhd/every_head.c).
 
 Usage: test_front.py path/to/grundyd
 
@@ -10,7 +10,7 @@ Usage: test_front.py path/to/grundyd
   all, get the service's JSON errors, with one status line: a transfer
   coding other than chunked (501), a URL over --max-url (414), headers over
   --max-header (431), both Transfer-Encoding and Content-Length (400);
-- the acceptor (src/server/acceptor.c) answers in JSON, once, every first
+- the acceptor (src/server/front/acceptor.c) answers in JSON, once, every first
   head of a connection libmicrohttpd would answer itself: a bad request
   line or header line (400), an HTTP version other than 1.0 and 1.1 (505),
   a Content-Length not digits or given twice (400) or past 2^64 (413, not

@@ -26,8 +26,8 @@ TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf
 
 
 def web_files():
-    """The playground's files as src/server/meson.build lists them (the one list)."""
-    with open(os.path.join(REPO_ROOT, "src", "server", "meson.build"), encoding="utf-8") as f:
+    """The playground's files as src/server/mhd/meson.build lists them (the one list)."""
+    with open(os.path.join(REPO_ROOT, "src", "server", "mhd", "meson.build"), encoding="utf-8") as f:
         m = re.search(r"^web_files = \[(.*?)\]", f.read(), re.S | re.M)
     return re.findall(r"'([^']+)'", m.group(1))
 
@@ -184,7 +184,7 @@ def main():
         TAP.run("the page loads only files that are served, with no inline script or style",
                 t_page_references, d.port)
         TAP.run("playground requests are counted under route=\"/\"", t_metrics, d.port)
-        TAP.run("openapi.yaml's /static/{asset} lists the files src/server/meson.build serves",
+        TAP.run("openapi.yaml's /static/{asset} lists the files src/server/mhd/meson.build serves",
                 t_openapi_lists_the_files, d.port)
         d.stop()
 

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* Every request head, judged in its first callback (every_head.h). */
+#include "every_head.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+size_t gr_every_head_mhd_memory(const gr_server_config *c)
+{
+    return (size_t)c->max_url + c->max_header + 32768;
+}
+
+static gr_head_marks *marks_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    request *rq = ci ? ci->socket_context : NULL;
+    return rq ? &rq->head_marks : NULL;
+}
+
+void *gr_every_head_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    gr_head_marks *m = marks_of(conn);
+    if (m)
+        m->target_len = strlen(uri);
+    return NULL; /* no per-request context of libmicrohttpd's: http.c makes its own */
+}
+
+/* libmicrohttpd calls this for the path, and for each name and value of
+ * the query: a %00 would end the C string there, so that /healthz%00x
+ * matched /healthz. */
+size_t gr_every_head_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    size_t n = MHD_http_unescape(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            gr_head_marks *m = marks_of(conn);
+            if (m)
+                m->control_byte = true;
+            break;
+        }
+    }
+    return n;
+}
+
+/* ---- the head --------------------------------------------------------------- */
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    unsigned *n = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
+        n[0]++;
+    else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+        n[1]++;
+    return MHD_YES;
+}
+
+/* Transfer-Encoding: chunked alone is read; any other coding cannot be
+ * (libmicrohttpd would wait for the body's end until the timeout), and a
+ * length beside a coding makes the body's end ambiguous (RFC 9112 6.3). */
+static gr_error_code check_codings(request *rq, char *message, size_t size)
+{
+    unsigned n[2] = { 0, 0 };
+    MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, count_header, n);
+    if (n[0] == 0)
+        return GR_NERROR_CODES;
+    const char *te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    if (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0) {
+        char shown[48];
+        gr_printable(te ? te : "", shown, sizeof shown);
+        snprintf(message, size, "Transfer-Encoding \"%s\" is not supported: send the body as it is, with a "
+                 "Content-Length, or with Transfer-Encoding: chunked alone", n[0] > 1 ? "(several)" : shown);
+        return GR_E_UNSUPPORTED_TRANSFER_CODING;
+    }
+    if (n[1]) {
+        snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
+        return GR_E_BAD_REQUEST;
+    }
+    return GR_NERROR_CODES;
+}
+
+gr_error_code gr_every_head_check(request *rq, char *message, size_t size)
+{
+    const gr_server_config *c = rq->st->cfg;
+    const gr_head_marks *m = &rq->head_marks;
+    if (m->control_byte) {
+        snprintf(message, size, "the URL holds a control character (such as %%00) once decoded; send the "
+                 "path and query without them");
+        return GR_E_BAD_REQUEST;
+    }
+    if (m->target_len > c->max_url) {
+        snprintf(message, size, "the URL is %zu bytes, longer than the limit of %u (--max-url); send a "
+                 "shorter one (queries go in the body)", m->target_len, c->max_url);
+        return GR_E_URL_TOO_LONG;
+    }
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (ci && ci->header_size > c->max_header) {
+        snprintf(message, size, "the request line and headers are %zu bytes, more than the limit of %u "
+                 "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
+        return GR_E_HEADERS_TOO_LARGE;
+    }
+    return check_codings(rq, message, size);
+}
