@@ -161,8 +161,8 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
 
     # 3. Under TSan, the tests that start grundyd and load its threads
     #    (HTTP workers, compute pool, NDJSON streams, SIGHUP reload, SIGTERM
-    #    drain, the access log's writer, gzip streams, the relay between
-    #    clients and libmicrohttpd): http, service, access-log,
+    #    drain, the access log's writer, gzip streams, the acceptor thread
+    #    against libmicrohttpd's): http, service, access-log,
     #    http-conventions, front. (test_scores, which loads the pool
     #    with score games that share no state, is left to the other runs.) Only the binaries and the table file
     #    they need are built; building the table file runs the builder's

@@ -336,8 +336,11 @@ def proc_snapshot(pid):
 
 
 # The scrape's own connection holds descriptors while the daemon samples:
-# the accepted socket and the relay's socket pair.
-SCRAPE_FDS = 3
+# the accepted socket, which libmicrohttpd owns, and for a moment the
+# acceptor's duplicate of it, kept until MHD_add_connection has returned
+# (src/server/front/acceptor.c, hand_over), which libmicrohttpd's thread
+# may outrun with the whole request.
+SCRAPE_FDS = 2
 
 
 def quiet_scrape(port, pid):

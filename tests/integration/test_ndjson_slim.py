@@ -386,9 +386,8 @@ DISCONNECTS = ["mid-upload"] * 3 + ["mid-answer"] * 6
 
 def t_duplex_disconnect(d):
     """Clients that go mid-upload and mid-answer (closing with answers
-    unread: a reset): each stream ends at once, not at --conn-timeout (the
-    relay may have passed the whole body on before the reset), and a stream
-    after them is answered."""
+    unread: a reset): each stream ends at once, not at --conn-timeout, and
+    a stream after them is answered."""
     p = []
     _, lines = nim_lines(2000, 4)
     body = b"".join(lines)

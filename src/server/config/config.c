@@ -205,10 +205,10 @@ static size_t options(gr_server_config *c, opt *o)
         { "max-edges", "GRUNDYD_MAX_EDGES", 'U', &l->max_edges, 1, 100000000, "graph edges and grid moves; default 1000000" },
         { "conn-limit", "GRUNDYD_CONN_LIMIT", 'u', &c->conn_limit, 1, 1000000, "simultaneous connections; default 1024" },
         { "conn-timeout", "GRUNDYD_CONN_TIMEOUT", 'u', &c->conn_timeout, 1, 86400,
-          "seconds a connection may stay idle or stall mid-request; default 30" },
+          "seconds a connection may stay idle, stall mid-request or leave its answer unread; default 30" },
         { "header-timeout", "GRUNDYD_HEADER_TIMEOUT", 'u', &c->header_timeout, 1, 3600,
           "seconds a new connection has to send its first request line and headers; then it is closed "
-          "(408); default 5" },
+          "(408); later heads have --conn-timeout; default 5" },
         { "per-ip-limit", "GRUNDYD_PER_IP_LIMIT", 'u', &c->per_ip_limit, 0, 1000000,
           "simultaneous connections from one client address; more are answered 503 and closed; 0: no limit "
           "(the default: behind a proxy all clients share its address)" },

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A request head, judged before libmicrohttpd reads it (request_head.h).
+/* A first request head, judged before libmicrohttpd reads it (first_head.h).
  * The grammar is RFC 9112's, as strict as libmicrohttpd 0.9.75 is or
  * stricter, so that a head passed on is never one libmicrohttpd answers
  * itself, and it frames the body exactly as libmicrohttpd will. */

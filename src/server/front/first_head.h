@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Each request head, judged by the relay (relay.h) before libmicrohttpd
- * reads it: every head libmicrohttpd 0.9.75 would refuse itself, in HTML
- * and before any callback of ours, is refused here, so that it gets the
- * service's JSON error instead; and a head passed on says how its body is
- * framed, exactly as libmicrohttpd will frame it (a framing the two could
- * read differently is refused), so that the relay knows where the next
- * request starts. */
-#ifndef GRUNDY_SERVER_REQUEST_HEAD_H
-#define GRUNDY_SERVER_REQUEST_HEAD_H
+/* A connection's first request head, judged by the acceptor (acceptor.h)
+ * on peeked bytes before libmicrohttpd reads it: every head libmicrohttpd
+ * 0.9.75 would refuse itself, in HTML and before any callback of ours, is
+ * refused here, so that it gets the service's JSON error instead; and a
+ * good head says how its body is framed, exactly as libmicrohttpd will
+ * frame it (a framing the two could read differently is refused), so that
+ * the chunks that came with it can be judged too (body_framing.h). */
+#ifndef GRUNDY_SERVER_FIRST_HEAD_H
+#define GRUNDY_SERVER_FIRST_HEAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
