@@ -352,20 +352,6 @@ def split_first(raw):
     return raw, b""
 
 
-def read_to_close(s, timeout=3):
-    s.settimeout(timeout)
-    out = b""
-    try:
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
-    except OSError:
-        pass
-    return out
-
-
 def after_good_request(port, req, pipelined, wait=3):
     """GET /healthz, then req on the same connection (in the same write, or
     once the first answer is read): (the first answer, all that follows,
@@ -554,7 +540,7 @@ def t_later_chunks(port):
             s.sendall(body[i:i + 3])
             time.sleep(0.01)
         s.sendall(get(b"/healthz", b"Connection: close\r\n"))
-        first, rest = split_first(read_to_close(s))
+        first, rest = split_first(read_until_closed(s)[0])
         r, q = parse(first)
         if r is None or r.status != 200 or q or json.loads(r.raw).get("grundy") != 1:
             p.append("chunks in 3-byte writes: %r" % first[:300])
