@@ -90,7 +90,7 @@ END_TEST
 
 static Suite *body_suite(void)
 {
-    Suite *s = suite_create("http_body");
+    Suite *s = suite_create("body_framing");
     TCase *tc = tcase_create("framing");
     tcase_add_test(tc, test_chunked_bodies_in_any_pieces);
     tcase_add_test(tc, test_length_and_none);

@@ -216,7 +216,7 @@ END_TEST
 
 static Suite *head_suite(void)
 {
-    Suite *s = suite_create("request_head");
+    Suite *s = suite_create("first_head");
     TCase *tc = tcase_create("judge");
     tcase_add_test(tc, test_good_heads_wait_then_pass);
     tcase_add_test(tc, test_bad_heads_refused_with_their_code);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A libFuzzer target for the request head (method, URL, headers, length
  * fields and what follows) through the real daemon: gr_server_run, with
- * libmicrohttpd and every guard of http_guard.c, serves on loopback in a
- * thread of this process, and each input is written as it is on a new
- * connection, which is then half-closed. It aborts when:
+ * the acceptor, admission, libmicrohttpd and every head's checks, serves on
+ * loopback in a thread of this process, and each input is written as it is
+ * on a new connection, which is then half-closed. It aborts when:
  *
  * - the daemon neither answers (the first answer is read) nor closes within
  *   5 s of the input's end
@@ -18,7 +18,7 @@
  *   page, or a second status line where the body should start, as after a
  *   bad Content-Length): the acceptor answers those heads itself. The one
  *   exception is a chunked body, whose chunks past the bytes the acceptor
- *   peeked are libmicrohttpd's to judge (http_guard.h).
+ *   peeked are libmicrohttpd's to judge (README.md, "The front door").
  *
  * libmicrohttpd's answers to a later request on the connection are not
  * read (the first answer is).

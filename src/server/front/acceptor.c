@@ -43,7 +43,7 @@ typedef struct conn {
     conn_phase phase;
     int64_t deadline_ms;     /* WAITING_HEAD: the head's (--header-timeout); LINGERING: the close */
     uint64_t dropped;        /* LINGERING: bytes read and dropped */
-    bool counted;            /* holds its admission (http_guard.h) until closed or handed over */
+    bool counted;            /* holds its admission (admission.h) until closed or handed over */
     struct ip_slot *ip;
     size_t peek_limit;       /* bytes the socket's receive buffer surely holds unread */
     socklen_t addr_len;

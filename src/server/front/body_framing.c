@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A request body's framing (http_body.h). */
+/* A request body's framing (body_framing.h). */
 #include "body_framing.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Where a request's body ends after its head (judged by request_head.h),
+/* Where a request's body ends after its head (judged by first_head.h),
  * and whether its chunks are well formed: the acceptor scans the body
  * bytes that came with a connection's first head (acceptor.h).
  *

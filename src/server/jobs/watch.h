@@ -25,7 +25,7 @@ typedef struct gr_watch gr_watch;
 typedef struct gr_watched {
     atomic_bool cancel;   /* raised once the client has gone or the drain ran out */
     int fd;               /* the connection's socket, which stays open while it is suspended */
-    atomic_bool linked;   /* read without the lock by the request's end (http.c) */
+    atomic_bool linked;   /* read without the lock by the request's end (dispatch.c) */
     struct gr_watched *prev, *next;
 } gr_watched;
 

@@ -2,7 +2,7 @@
 /* The request side of libmicrohttpd: routing, bodies under size limits,
  * NDJSON streams, metrics and the access log; what runs on the compute pool
  * is compute.c's. Replies
- * go out through reply.c; the daemon's start, SIGHUP reloads and the drain on
+ * go out through response.c; the daemon's start, SIGHUP reloads and the drain on
  * shutdown are daemon.c's. The server never decides a game; it hands bytes
  * to the api layer and sends back what it returns.
  *

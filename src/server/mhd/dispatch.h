@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The request side of the daemon (http.c): the callbacks daemon.c registers
+/* The request side of the daemon (dispatch.c): the callbacks daemon.c registers
  * with libmicrohttpd, each given the server_state as its closure, and the
  * routes' labels. */
 #ifndef GRUNDY_SERVER_HTTP_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* NDJSON batches answered while they upload (server/http_stream.h): the
+/* NDJSON batches answered while they upload (ndjson/stream.h): the
  * hand-over from libmicrohttpd's request reading to the duplex stream. */
 #ifndef GRUNDY_SERVER_HTTP_DUPLEX_H
 #define GRUNDY_SERVER_HTTP_DUPLEX_H

@@ -25,7 +25,7 @@ void *gr_every_head_uri_seen(void *cls, const char *uri, struct MHD_Connection *
     gr_head_marks *m = marks_of(conn);
     if (m)
         m->target_len = strlen(uri);
-    return NULL; /* no per-request context of libmicrohttpd's: http.c makes its own */
+    return NULL; /* no per-request context of libmicrohttpd's: dispatch.c makes its own */
 }
 
 /* libmicrohttpd calls this for the path, and for each name and value of

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The daemon's private state, shared by its modules: the server's (one per
- * gr_server_run, daemon.c), and each connection's request (http.c reads and
- * answers it, reply.c sends what it answers). */
+ * gr_server_run, daemon.c), and each connection's request (dispatch.c reads and
+ * answers it, response.c sends what it answers). */
 #ifndef GRUNDY_SERVER_REQUEST_H
 #define GRUNDY_SERVER_REQUEST_H
 
@@ -100,7 +100,7 @@ typedef struct request {
     char request_id[GR_REQUEST_ID_MAX + 1]; /* X-Request-Id: the client's when sane, else made */
     gr_codings codings;  /* what Accept-Encoding allows */
     bool gzipped;        /* rq->reply.body is gzip (a JSON batch answer) */
-    gr_int_form int_form; /* how the answer writes integers (reply.c applies it) */
+    gr_int_form int_form; /* how the answer writes integers (response.c applies it) */
     bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
     char early_message[256]; /* EARLY_BAD_INTEGERS: what was refused (its value cut to 47
                               * characters) and what to send, whole; EARLY_BAD_HEAD the same */

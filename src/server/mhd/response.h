@@ -70,7 +70,7 @@ bool response_keep(request *rq, const gr_reply *r);
 enum MHD_Result response_send_kept(request *rq, int status, size_t len);
 
 /* The status line and headers of a response that the server sends on the
- * socket itself (a duplex stream, server/http_stream.h): chunked,
+ * socket itself (a duplex stream, ndjson/stream.h): chunked,
  * Connection: close and the headers reply_queue adds to every response;
  * for status 200 an NDJSON stream, with Content-Encoding: gzip when gzip is
  * set, for 503 a JSON error with Retry-After. Its length in out (NUL-

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The socket side of a duplex NDJSON stream (server/http_stream.h).
+/* The socket side of a duplex NDJSON stream (ndjson/stream.h).
  *
  * libmicrohttpd sends a response only once the request's body is whole. For
  * an NDJSON batch whose answers should flow while it uploads, the server
