@@ -101,7 +101,7 @@ typedef struct request {
     gr_codings codings;  /* what Accept-Encoding allows */
     bool gzipped;        /* rq->reply.body is gzip (a JSON batch answer) */
     gr_int_form int_form; /* how the answer writes integers (response.c applies it) */
-    bool ints_quoted;     /* the reply's body is already in int_form (reply_put_ints) */
+    bool ints_quoted;     /* the reply's body is already in int_form (response_put_ints) */
     char early_message[256]; /* EARLY_BAD_INTEGERS: what was refused (its value cut to 47
                               * characters) and what to send, whole; EARLY_BAD_HEAD the same */
     gr_error_code early_code; /* EARLY_BAD_HEAD's error */

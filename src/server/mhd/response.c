@@ -122,7 +122,7 @@ bool response_put_ints(request *rq, gr_reply *r)
  * as it is, at no cost. mode says who owns text: MUST_FREE passes it to the
  * response (freed here if that fails), PERSISTENT leaves it to the caller. A
  * gzipped text was put in the asked form before it was compressed
- * (reply_put_ints), which rq->ints_quoted records. */
+ * (response_put_ints), which rq->ints_quoted records. */
 /* The status of a reply whose body could not be made (out of memory),
  * with its error code recorded in rq. */
 static int unmade_reply(request *rq)

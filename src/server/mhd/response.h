@@ -26,11 +26,11 @@ enum MHD_Result response_queue(request *rq, int status, struct MHD_Response *res
 enum MHD_Result response_send(request *rq, gr_reply *r, const char *allow);
 
 /* Records in rq, without sending anything, the status and error code
- * reply_send would send r with: for a reply libmicrohttpd never asked for
+ * response_send would send r with: for a reply libmicrohttpd never asked for
  * (its client went first). */
 void response_record_unsent(request *rq, const gr_reply *r);
 
-/* reply_send for a body that is gzip when gzipped (Content-Encoding). */
+/* response_send for a body that is gzip when gzipped (Content-Encoding). */
 enum MHD_Result response_send_coded(request *rq, gr_reply *r, const char *allow, bool gzipped);
 
 /* Rewrites r's body in the integer form the request asked for, before
@@ -66,12 +66,12 @@ enum MHD_Result response_entity(request *rq, const gr_entity *e, const char *typ
  * inline answer's arena can be freed at once; false when memory runs out. */
 bool response_keep(request *rq, const gr_reply *r);
 
-/* Sends the len bytes reply_keep stored, as JSON. */
+/* Sends the len bytes response_keep stored, as JSON. */
 enum MHD_Result response_send_kept(request *rq, int status, size_t len);
 
 /* The status line and headers of a response that the server sends on the
  * socket itself (a duplex stream, ndjson/stream.h): chunked,
- * Connection: close and the headers reply_queue adds to every response;
+ * Connection: close and the headers response_queue adds to every response;
  * for status 200 an NDJSON stream, with Content-Encoding: gzip when gzip is
  * set, for 503 a JSON error with Retry-After. Its length in out (NUL-
  * terminated), 0 when it does not fit in cap bytes or memory runs out. The
