@@ -33,7 +33,9 @@ typedef struct gr_sock_io {
     off_t received;   /* spool bytes written: the body received so far, since the last reset */
     off_t answered;   /* spool bytes handed to the answering side */
     unsigned idle_ms; /* no byte moved for this long: the client is gone */
-    bool failed;      /* the client went away, broke the body, stalled, or the service stops */
+    bool failed;      /* the client went away, broke the body or stalled, or a send could not finish
+                       * before the service's stop (a stop alone ends gr_sock_wait_body without it,
+                       * so that the stream can still write its shutting_down lines) */
     const _Atomic bool *stop; /* set: every wait ends (the daemon's shutdown) */
     char *in;         /* receive buffer */
 } gr_sock_io;
