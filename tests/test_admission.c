@@ -223,8 +223,17 @@ START_TEST(test_idle_connection_makes_room)
     REQUIRE(strstr(msg, "--conn-limit") != NULL);
     REQUIRE_EQ(peer_reads(sv[0], 0), -1); /* not shut down */
     gr_admission_request_ended(g);
+    /* Its next request line has arrived (libmicrohttpd's URI callback):
+     * busy again while the rest of the head comes, not reused. */
+    gr_admission_busy(g);
+    REQUIRE(!admit(&sa, &ip, msg, sizeof msg));
+    REQUIRE_EQ(peer_reads(sv[0], 0), -1);
+    REQUIRE(gr_admission_head_arrived(g));
+    gr_admission_request_ended(g);
     REQUIRE(admit(&sa, &ip, msg, sizeof msg));
     REQUIRE_EQ(peer_reads(sv[0], 1000), 0);
+    gr_admission_busy(g); /* a line that came after the cut: it stays cut */
+    REQUIRE(!gr_admission_head_arrived(g));
     gr_admission_close(g);
     gr_admission_forget(ip);
     close(sv[0]);

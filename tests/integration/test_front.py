@@ -415,7 +415,24 @@ MHD_LENIENT = ("a request line starting with CR", "two spaces in the request lin
 # its 431 page no longer fits there.
 MHD_SILENT = ("2,000 query parameters",)
 
-
+# What each head of MHD_OWN gets as a keep-alive connection's later request
+# (libmicrohttpd 0.9.75): the status, or None for a close without an
+# answer, and whether the answer is the service's JSON (the heads a
+# callback of ours judges) rather than libmicrohttpd's own page. Every one
+# closes the connection but the lenient ones (MHD_LENIENT), which
+# libmicrohttpd reads as requests for the routes to answer.
+LATER = {
+    "Content-Length: -1": (400, False), "Content-Length: 1e3": (400, False),
+    "a 20-digit Content-Length": (413, False), "two Content-Length headers": (400, True),
+    "a bad chunk size": (400, False), "a chunk longer than its size": (400, False),
+    "HTTP/2.0": (505, False), "a CR without its LF before the request line": (None, False),
+    "a request line starting with CR": (405, True), "HTTP/0.9": (505, False), "no version": (400, False),
+    "a request line of one word": (None, False), "two spaces in the request line": (200, True),
+    "a header line without a colon": (400, False), "a folded header line": (200, True),
+    "a 100 KB header, past the connection memory": (431, False), "a 100 KB request line": (414, False),
+    "3,000 short header lines": (431, False), "2,000 query parameters": (None, False),
+    "Transfer-Encoding: gzip": (501, True),
+}
 def healthz_ok(port, how):
     raw, _ = exchange(port, get(b"/healthz", b"Connection: close\r\n"), timeout=3)
     r, _ = parse(raw)
@@ -435,14 +452,20 @@ def t_later_heads(binary):
     port = d.port
     cases = MHD_OWN + (("Transfer-Encoding: gzip", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\n"
                         b"Transfer-Encoding: gzip\r\n\r\n" + NIM, 501, "unsupported_transfer_coding"),)
-    statuses = {}
     for what, req, _status, _code in cases:
+        status, mine = LATER[what]
         for pipelined in (False, True):
             how = "%s as a %s second request" % (what, "pipelined" if pipelined else "keep-alive")
-            first, rest, closed = after_good_request(port, req, pipelined, 1 if what in MHD_LENIENT else 4 if what in MHD_SILENT else 3)
+            first, rest, closed = after_good_request(port, req, pipelined,
+                                                     1 if what in MHD_LENIENT else 4 if what in MHD_SILENT else 3)
             r, q = parse(first)
             if r is None or r.status != 200 or q:
                 p.append("%s: the first answer is %r" % (how, first[:200]))
+            got = int(rest.split(b" ", 2)[1]) if rest.startswith(b"HTTP/1.") else None
+            json_answer = b"application/json" in rest.partition(b"\r\n\r\n")[0].lower()
+            if got != status or json_answer != mine:
+                p.append("%s: want %s%s, got %r" % (how, status or "a close without an answer",
+                                                    " (JSON)" if mine else "", rest[:200]))
             if what in MHD_LENIENT:
                 r, q = parse(rest)
                 if r is None or q or closed:
@@ -450,10 +473,63 @@ def t_later_heads(binary):
                              % (how, rest[:200], closed))
             else:
                 p += libmicrohttpd_refusal(rest, closed, how)
-            statuses[rest.split(b"\r\n", 1)[0].decode("latin-1") or "(closed, no answer)"] = 1
     p += healthz_ok(port, "after the later heads")
     d.kill()
-    TAP.diag("later heads got: " + "; ".join(sorted(statuses)))
+    return p
+
+
+def t_every_head_later(binary):
+    """What the first callback judges in every head, held for a keep-alive
+    connection's later request (src/server/mhd/every_head.c): a URL that
+    decodes to a control byte (400), a URL over --max-url (414) and a head
+    over --max-header (431) within libmicrohttpd's memory get the JSON
+    error after their (empty) body, and the connection serves the next
+    request; Transfer-Encoding with Content-Length, and two Content-Lengths
+    (0 and 37 either way round, with 37 bytes that read as a request), get the JSON 400 at
+    once with Connection: close, the connection closes, and what followed
+    the head is never answered as a request."""
+    p = []
+    d = Daemon(binary, "--threads", "2", "--max-url", "1024", "--max-header", "4096")
+    smuggled = get(b"/v1/games")
+    kept = (("a URL with %00", get(b"/healthz%00x"), 400, "bad_request"),
+            ("a URL over --max-url", get(b"/healthz?x=" + b"a" * 2000), 414, "url_too_long"),
+            ("a head over --max-header", get(b"/healthz", b"X-Pad: " + b"b" * 6000 + b"\r\n"), 431,
+             "headers_too_large"))
+    closing = (("Transfer-Encoding with Content-Length",
+                b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"
+                b"0\r\n\r\n" + smuggled),
+               ("Content-Length 0 and 37", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(smuggled) + smuggled),
+               ("Content-Length 37 and 0", b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n"
+                b"Content-Length: 0\r\n\r\n" % len(smuggled) + smuggled))
+    try:
+        for what, req, status, code in kept:
+            how = "%s as a later request" % what
+            s = socket.create_connection((HOST, d.port), timeout=3)
+            try:
+                s.sendall(get(b"/healthz"))
+                read_one(s)
+                s.sendall(req)
+                p += json_error(read_one(s), status, code, how)
+                s.sendall(get(b"/healthz"))
+                r, q = parse(read_one(s))
+                if r is None or r.status != 200 or q:
+                    p.append("%s: the connection did not serve the next request" % how)
+            finally:
+                s.close()
+        for what, req in closing:
+            how = "%s as a later request" % what
+            first, rest, closed = after_good_request(d.port, req, False)
+            p += json_error(rest, 400, "bad_request", how)
+            r, _ = parse(rest)
+            if r is not None and (r.header("Connection") or "").lower() != "close":
+                p.append("%s: the 400 does not say Connection: close" % how)
+            if not closed:
+                p.append("%s: the connection stayed open" % how)
+            if rest.count(b"HTTP/1.1 ") != 1:
+                p.append("%s: the bytes after the head were answered as a request: %r" % (how, rest[:400]))
+    finally:
+        d.kill()
     return p
 
 
@@ -902,6 +978,8 @@ def main():
         TAP.run("heads past a socket's buffer, under 1 MiB limits, are answered at once", t_big_limits, binary)
         TAP.run("later heads of a connection (keep-alive, pipelined): libmicrohttpd refuses them and closes",
                 t_later_heads, binary)
+        TAP.run("every head's checks hold for later requests; a framing in doubt closes", t_every_head_later,
+                binary)
         TAP.run("lingering is bounded by --linger-bytes", t_linger_bounded, binary)
         TAP.run("a full connection table answers 503 with Retry-After, to silent clients too", t_table_full, binary)
         TAP.run("a client that never reads its answer is closed after --conn-timeout", t_stalled_reader, binary)

@@ -1316,6 +1316,41 @@ def t_sigterm_after_abort(binary):
     return p
 
 
+def t_sigterm_upload_moving(binary):
+    """An upload still arriving when SIGTERM comes is a request to answer:
+    its body trickles in over about a second, in pieces 50 ms apart, after
+    the signal, and it is answered 200 before the daemon exits 0."""
+    p = []
+    d = Daemon(binary, "--threads", "2", "--drain-timeout", "10")
+    s = None
+    try:
+        body = json.dumps({"game": "nim", "piles": [1, 2, 4]}).encode() + b" " * 2000
+        s = socket.create_connection((HOST, d.port), timeout=10)
+        s.sendall(b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body[:100])
+        time.sleep(0.2)
+        d.proc.send_signal(signal.SIGTERM)
+        for i in range(100, len(body), 100):
+            time.sleep(0.05)
+            s.sendall(body[i:i + 100])
+        raw = b""
+        while b"\r\n\r\n" not in raw or len(raw.partition(b"\r\n\r\n")[2]) < 10:
+            piece = s.recv(65536)
+            if not piece:
+                break
+            raw += piece
+        if not raw.startswith(b"HTTP/1.1 200 "):
+            p.append("the upload that went on after SIGTERM: %r" % raw[:300])
+        rc = d.proc.wait(15)
+        if rc != 0:
+            p.append("exit status %r" % rc)
+    finally:
+        if s:
+            s.close()
+        d.kill()
+    return p
+
+
 def t_sigterm_idle(d):
     """The main daemon: SIGTERM when idle exits 0 quickly with event=stopped."""
     t0 = time.monotonic()
@@ -1394,6 +1429,8 @@ def main():
         TAP.run("SIGTERM with slow requests in flight: all answered, exit 0", t_sigterm_drain, binary)
         TAP.run("SIGTERM after a client hung up mid-upload: prompt exit, nothing abandoned",
                 t_sigterm_after_abort, binary)
+        TAP.run("SIGTERM during an upload still arriving: it is answered, then exit 0", t_sigterm_upload_moving,
+                binary)
 
     return run_main(TAP, "test_http.py", WATCHDOG_SECONDS, body)
 

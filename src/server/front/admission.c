@@ -65,8 +65,7 @@ static int64_t now_ms(void)
 
 unsigned gr_admission_mhd_limit(const gr_server_config *c)
 {
-    unsigned spare = c->conn_limit / 16 < 8 ? 8 : c->conn_limit / 16;
-    return c->conn_limit + spare;
+    return 2 * c->conn_limit + 64;
 }
 
 /* ---- start and stop ---------------------------------------------------------- */
@@ -283,6 +282,13 @@ void gr_admission_close(gr_admitted *g)
     pthread_mutex_unlock(&adm.mu);
     atomic_fetch_sub(&adm.open, 1);
     free(g);
+}
+
+void gr_admission_busy(gr_admitted *g)
+{
+    int64_t since = g ? atomic_load(&g->idle_since_ms) : 0;
+    while (since > 0 && !atomic_compare_exchange_weak(&g->idle_since_ms, &since, 0))
+        ;
 }
 
 bool gr_admission_head_arrived(gr_admitted *g)

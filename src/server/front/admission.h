@@ -29,8 +29,12 @@ struct ip_slot;
 int gr_admission_start(const gr_server_config *c);
 void gr_admission_stop(void);
 
-/* libmicrohttpd's own connection limit for c: a few slots above
- * --conn-limit, so that libmicrohttpd never refuses one we admitted. */
+/* libmicrohttpd's own connection limit for c: twice --conn-limit and
+ * more, so that libmicrohttpd never refuses one we admitted. It splits
+ * its limit among its threads and checks a thread's share without a lock
+ * when a connection is added, and a connection it drops after that check
+ * would never reach gr_admission_open: admission is the limit, not its
+ * table. */
 unsigned gr_admission_mhd_limit(const gr_server_config *c);
 
 /* The acceptor's side, before libmicrohttpd has the connection.
@@ -50,12 +54,15 @@ unsigned gr_admission_handing(void);
 /* libmicrohttpd's side. gr_admission_open: the connection on fd opened
  * (NOTIFY_STARTED); NULL when out of memory (then it is not counted).
  * gr_admission_close undoes it (NOTIFY_CLOSED, before the socket is
- * closed). Between them, each request's first callback calls
- * gr_admission_head_arrived (false: the connection was shut down to make
- * room; drop it) and its end gr_admission_request_ended (it idles, and may
- * make room, until its next head). Any of them takes NULL. */
+ * closed). Between them, a request whose request line has arrived is
+ * busy (gr_admission_busy, from libmicrohttpd's URI callback), its first
+ * callback calls gr_admission_head_arrived (false: the connection was shut
+ * down to make room before it was busy; drop it) and its end
+ * gr_admission_request_ended (it idles, and may make room, until its next
+ * request line). Any of them takes NULL. */
 gr_admitted *gr_admission_open(int fd);
 void gr_admission_close(gr_admitted *g);
+void gr_admission_busy(gr_admitted *g);
 bool gr_admission_head_arrived(gr_admitted *g);
 void gr_admission_request_ended(gr_admitted *g);
 

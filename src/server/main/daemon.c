@@ -149,7 +149,7 @@ static void raise_fd_limit(const gr_server_config *c)
         setrlimit(RLIMIT_NOFILE, &rl);
         getrlimit(RLIMIT_NOFILE, &rl);
     }
-    uint64_t need = (uint64_t)gr_admission_mhd_limit(c) + 64;
+    uint64_t need = (uint64_t)c->conn_limit + 64;
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need)
         gr_log("warn", "event=start message=\"the descriptor limit %llu is below the %llu that --conn-limit %u "
                "needs; raise it (ulimit -n, LimitNOFILE) or lower --conn-limit\"",
@@ -265,6 +265,8 @@ int gr_server_run(gr_server_config *c)
     server_state st = { .cfg = c, .tables_path = tables_path(c, paths) };
     pthread_mutex_init(&st.snaps.mu, NULL);
     atomic_init(&st.in_flight, 0);
+    atomic_init(&st.reading, 0);
+    atomic_init(&st.drain_body_bytes, 0);
     atomic_init(&st.draining, false);
     atomic_init(&st.ready, false);
     atomic_init(&st.drain_answered, 0);

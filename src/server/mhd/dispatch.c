@@ -189,24 +189,6 @@ bool http_declared_length(struct MHD_Connection *conn, uint64_t *length)
     return errno == 0 && *end == '\0';
 }
 
-static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-    (void)kind;
-    (void)value;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
-        (*(unsigned *)cls)++;
-    return MHD_YES;
-}
-
-/* Two Content-Length headers make the body's end ambiguous (request
- * smuggling behind a proxy): RFC 9112 says refuse and close. */
-static bool repeated_length(struct MHD_Connection *conn)
-{
-    unsigned n = 0;
-    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_length, &n);
-    return n > 1;
-}
-
 /* ---- lingering: the body after an early answer ---------------------------- */
 
 static uint64_t elapsed_ms(const struct timespec *t0)
@@ -354,6 +336,8 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     rq->conn = conn;
     clock_gettime(CLOCK_MONOTONIC, &rq->start);
     atomic_init(&rq->state, RQ_READING);
+    rq->reading = true; /* the drain waits for it (main/drain.c) */
+    atomic_fetch_add(&st->reading, 1);
     *con_cls = rq;
     find_route(rq, url, method);
     gr_request_id_take(rq->request_id, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"));
@@ -362,17 +346,17 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     read_int_form(rq);
     /* Every head, a keep-alive connection's later ones too, is judged here;
      * a first head was judged before libmicrohttpd read it (acceptor.h). */
-    gr_error_code head = gr_every_head_check(rq, rq->early_message, sizeof rq->early_message);
-    if (head == GR_E_UNSUPPORTED_TRANSFER_CODING) /* a body that cannot be read: answered at once */
+    bool in_doubt;
+    gr_error_code head = gr_every_head_check(rq, &in_doubt, rq->early_message, sizeof rq->early_message);
+    if (in_doubt) { /* a body whose end is unknown: answered at once, and the connection closes */
+        rq->closes = true;
         return response_error(rq, head, NULL, rq->early_message);
+    }
     if (head != GR_NERROR_CODES) { /* answered after the body, read and dropped (lingering) */
         rq->early = EARLY_BAD_HEAD;
         rq->early_code = head;
         return MHD_YES;
     }
-    if (repeated_length(conn)) /* answered at once, so the connection closes */
-        return response_error(rq, GR_E_BAD_REQUEST, NULL,
-                          "the request has more than one Content-Length header; send one");
     if (rq->early != EARLY_NONE)
         return MHD_YES;
     if (rq->route == ROUTE_MOVES)
@@ -492,6 +476,8 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
+        if (atomic_load_explicit(&st->draining, memory_order_relaxed))
+            atomic_fetch_add(&st->drain_body_bytes, n); /* the drain waits while uploads move (main/drain.c) */
         if (rq->answered)
             return MHD_YES;
         if (rq->early != EARLY_NONE || rq->too_large) /* a body to drop, within bounds */
@@ -510,8 +496,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     }
     if (rq->answered)
         return MHD_YES;
-    rq->counted = true;
-    atomic_fetch_add(&st->in_flight, 1);
+    request_count_in_flight(rq);
     rq->snap = gr_snapshot_acquire(&st->snaps);
     rq->faults_at_start = gr_tables_faults(rq->snap->tables);
     return answer(rq);
@@ -587,6 +572,8 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         count_drained(st, rq, toe);
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
+    if (rq->reading)
+        atomic_fetch_sub(&st->reading, 1);
     gr_admission_request_ended(rq->admitted);
     rq->head_marks = (gr_head_marks){ 0 };
     request_reset(rq);
@@ -599,10 +586,13 @@ void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket
     (void)cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         request *rq = calloc(1, sizeof *rq);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        int fd = ci ? ci->connect_fd : -1;
         if (rq) {
             atomic_init(&rq->state, RQ_READING);
-            const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-            rq->admitted = gr_admission_open(ci ? ci->connect_fd : -1);
+            rq->admitted = gr_admission_open(fd);
+        } else {
+            gr_admission_take_back(fd); /* uncounted: its first callback drops it (no request state) */
         }
         *socket_context = rq;
         return;

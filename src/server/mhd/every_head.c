@@ -12,19 +12,22 @@ size_t gr_every_head_mhd_memory(const gr_server_config *c)
     return (size_t)c->max_url + c->max_header + 32768;
 }
 
-static gr_head_marks *marks_of(struct MHD_Connection *conn)
+static request *request_of(struct MHD_Connection *conn)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    request *rq = ci ? ci->socket_context : NULL;
-    return rq ? &rq->head_marks : NULL;
+    return ci ? ci->socket_context : NULL;
 }
 
+/* The request line has arrived: the connection is busy from here on, so
+ * that it is never closed to make room while its head comes. */
 void *gr_every_head_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)cls;
-    gr_head_marks *m = marks_of(conn);
-    if (m)
-        m->target_len = strlen(uri);
+    request *rq = request_of(conn);
+    if (rq) {
+        rq->head_marks.target_len = strlen(uri);
+        gr_admission_busy(rq->admitted);
+    }
     return NULL; /* no per-request context of libmicrohttpd's: dispatch.c makes its own */
 }
 
@@ -38,9 +41,9 @@ size_t gr_every_head_unescape(void *cls, struct MHD_Connection *conn, char *s)
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)s[i];
         if (ch < 0x20 || ch == 0x7f) {
-            gr_head_marks *m = marks_of(conn);
-            if (m)
-                m->control_byte = true;
+            request *rq = request_of(conn);
+            if (rq)
+                rq->head_marks.control_byte = true;
             break;
         }
     }
@@ -61,32 +64,42 @@ static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const ch
     return MHD_YES;
 }
 
-/* Transfer-Encoding: chunked alone is read; any other coding cannot be
- * (libmicrohttpd would wait for the body's end until the timeout), and a
- * length beside a coding makes the body's end ambiguous (RFC 9112 6.3). */
-static gr_error_code check_codings(request *rq, char *message, size_t size)
+/* The body's framing: Transfer-Encoding chunked alone, or one
+ * Content-Length. Any other coding cannot be read (libmicrohttpd would wait
+ * for the body's end until the timeout), and a length beside a coding, or
+ * two lengths, make the body's end ambiguous (RFC 9112 6.3: request
+ * smuggling behind a proxy that reads the other one). Each of these is
+ * answered at once and the connection closed (*in_doubt). */
+static gr_error_code check_framing(request *rq, bool *in_doubt, char *message, size_t size)
 {
     unsigned n[2] = { 0, 0 };
     MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, count_header, n);
-    if (n[0] == 0)
-        return GR_NERROR_CODES;
     const char *te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-    if (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0) {
+    *in_doubt = true;
+    if (n[0] && (n[0] > 1 || !te || strcasecmp(te, "chunked") != 0)) {
         char shown[48];
         gr_printable(te ? te : "", shown, sizeof shown);
         snprintf(message, size, "Transfer-Encoding \"%s\" is not supported: send the body as it is, with a "
                  "Content-Length, or with Transfer-Encoding: chunked alone", n[0] > 1 ? "(several)" : shown);
         return GR_E_UNSUPPORTED_TRANSFER_CODING;
     }
-    if (n[1]) {
+    if (n[0] && n[1]) {
         snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
         return GR_E_BAD_REQUEST;
     }
+    if (n[1] > 1) {
+        snprintf(message, size, "the request has more than one Content-Length header; send one");
+        return GR_E_BAD_REQUEST;
+    }
+    *in_doubt = false;
     return GR_NERROR_CODES;
 }
 
-gr_error_code gr_every_head_check(request *rq, char *message, size_t size)
+gr_error_code gr_every_head_check(request *rq, bool *in_doubt, char *message, size_t size)
 {
+    gr_error_code framing = check_framing(rq, in_doubt, message, size);
+    if (*in_doubt)
+        return framing;
     const gr_server_config *c = rq->st->cfg;
     const gr_head_marks *m = &rq->head_marks;
     if (m->control_byte) {
@@ -105,5 +118,5 @@ gr_error_code gr_every_head_check(request *rq, char *message, size_t size)
                  "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
         return GR_E_HEADERS_TOO_LARGE;
     }
-    return check_codings(rq, message, size);
+    return GR_NERROR_CODES;
 }

@@ -4,13 +4,14 @@
  * later one on a keep-alive connection alike: a URL that decodes to a
  * control byte (400), a URL over --max-url (414), a head over --max-header
  * (431), a transfer coding other than chunked alone (501), or both
- * Transfer-Encoding and Content-Length (400). These are the limits and
+ * Transfer-Encoding and Content-Length, or Content-Length twice (400). These are the limits and
  * codings libmicrohttpd lets through; what it refuses itself in a later
  * head it answers itself (README.md, "The front door"). */
 #ifndef GRUNDY_SERVER_EVERY_HEAD_H
 #define GRUNDY_SERVER_EVERY_HEAD_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "api/error.h"
@@ -29,7 +30,11 @@ void *gr_every_head_uri_seen(void *cls, const char *uri, struct MHD_Connection *
 size_t gr_every_head_unescape(void *cls, struct MHD_Connection *conn, char *s);
 
 /* Judges the head of rq (its first callback): the error to answer with
- * message, or GR_NERROR_CODES when the head is fine. */
-gr_error_code gr_every_head_check(request *rq, char *message, size_t size);
+ * message, or GR_NERROR_CODES when the head is fine. *in_doubt says that
+ * the body's framing is in doubt (a coding it cannot read, a length beside
+ * a coding, two lengths): the answer then goes at once, with Connection:
+ * close, since no byte after this head can be trusted to start a request.
+ * The other errors are answered after the body, read and dropped. */
+gr_error_code gr_every_head_check(request *rq, bool *in_doubt, char *message, size_t size);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -45,6 +47,10 @@ bool gr_sock_open(gr_sock_io *io, int fd, int spool, off_t spooled, uint64_t lef
         io->fd = -1;
         return false;
     }
+    /* Answers go out as the job stages them: no wait for an ACK under
+     * Nagle's rule (a failure, on a socket that is not TCP, changes nothing). */
+    int one = 1;
+    (void)setsockopt(io->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     io->spool = spool;
     io->received = spooled;
     io->left = left;
