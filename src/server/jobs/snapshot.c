@@ -8,6 +8,8 @@
 
 #include "api/catalog.h"
 
+#include "metrics.h"
+
 gr_snapshot *gr_snapshot_load(const char *path, const gr_limits *limits, size_t cache_bytes,
                               char *why, size_t why_len)
 {
@@ -74,14 +76,7 @@ char *gr_snapshot_health_metrics(const gr_snapshot *snap, char *text)
                      "# TYPE grundyd_table_faults_total counter\n"
                      "grundyd_table_faults_total %lu\n",
                      gr_tables_off_count(snap->tables), gr_tables_faults(snap->tables));
-    size_t len = strlen(text);
-    char *out = realloc(text, len + (size_t)n + 1);
-    if (!out) {
-        free(text);
-        return NULL;
-    }
-    memcpy(out + len, add, (size_t)n + 1);
-    return out;
+    return gr_metrics_append(text, add, n);
 }
 
 char *gr_snapshot_ready_json(const gr_snapshot *snap)

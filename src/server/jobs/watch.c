@@ -4,6 +4,7 @@
 #include "watch.h"
 
 #include "bg_thread.h"
+#include "metrics.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -165,12 +166,5 @@ char *gr_watch_metrics(gr_watch *ww, char *text)
                      "grundyd_queries_cancelled_total{reason=\"disconnect\"} %lu\n"
                      "grundyd_queries_cancelled_total{reason=\"drain\"} %lu\n",
                      atomic_load(&ww->disconnects), atomic_load(&ww->drained));
-    size_t len = strlen(text);
-    char *out = realloc(text, len + (size_t)n + 1);
-    if (!out) {
-        free(text);
-        return NULL;
-    }
-    memcpy(out + len, add, (size_t)n + 1);
-    return out;
+    return gr_metrics_append(text, add, n);
 }

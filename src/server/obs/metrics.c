@@ -280,3 +280,15 @@ char *gr_metrics_render(gr_metrics *m, const gr_metric_gauges *g)
     }
     return t.buf;
 }
+
+char *gr_metrics_append(char *lines, const char *more, int n)
+{
+    size_t len = strlen(lines);
+    char *out = n >= 0 ? realloc(lines, len + (size_t)n + 1) : NULL;
+    if (!out) {
+        free(lines);
+        return NULL;
+    }
+    memcpy(out + len, more, (size_t)n + 1);
+    return out;
+}

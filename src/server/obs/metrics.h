@@ -69,4 +69,9 @@ void gr_metrics_status_label(int status, char out[8]);
 /* The text exposition format, malloc'd; NULL when out of memory. */
 char *gr_metrics_render(gr_metrics *m, const gr_metric_gauges *g);
 
+/* lines (malloc'd) with the n bytes of more appended, reallocated; NULL
+ * when out of memory (lines freed) or n < 0 (a failed snprintf). The other
+ * modules' lines of /metrics are added so. */
+char *gr_metrics_append(char *lines, const char *more, int n);
+
 #endif
