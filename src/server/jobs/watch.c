@@ -151,11 +151,6 @@ unsigned gr_watch_cancel_all(gr_watch *ww)
     return n;
 }
 
-unsigned long gr_watch_disconnects(gr_watch *ww)
-{
-    return atomic_load(&ww->disconnects);
-}
-
 char *gr_watch_metrics(gr_watch *ww, char *text)
 {
     char add[384];

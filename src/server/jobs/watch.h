@@ -45,9 +45,6 @@ void gr_watch_remove(gr_watch *ww, gr_watched *w);
  * requests were on the list. */
 unsigned gr_watch_cancel_all(gr_watch *ww);
 
-/* Requests whose flag the watcher raised because their client had gone. */
-unsigned long gr_watch_disconnects(gr_watch *ww);
-
 /* Appends /metrics' lines about cancelled queries to text (a malloc'd
  * string, reallocated); NULL when out of memory (text freed). */
 char *gr_watch_metrics(gr_watch *ww, char *text);
