@@ -10,11 +10,15 @@ what the front door must not grow back.
 - Every #include "NAME.h" of a server file names a header of its own folder
   or of a folder its meson.build puts on its include path (the compiler
   refuses the others; this says which rule a new include breaks).
+- In the built libraries (when the build directory is given), no folder's
+  objects refer to a symbol that a folder above it defines: the layers
+  link bottom up, with no cycle.
 - No file under src/server/ is named relay, and none makes a socket pair:
   libmicrohttpd reads the client's own socket, and no byte of a request or
   an answer is copied through a pair."""
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -102,6 +106,40 @@ def t_includes_allowed():
     return p
 
 
+# The folders bottom up (src/server/meson.build's subdir order).
+ORDER = ("obs", "config", "jobs", "ndjson", "front", "mhd", "main")
+
+
+def symbols(lib):
+    """(defined, undefined) global symbols of the static library lib."""
+    out = subprocess.run(["nm", "-g", lib], capture_output=True, text=True, timeout=60).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0] == "U":
+            undefined.add(f[1])
+        elif len(f) == 3 and f[1] in "TDBRC":
+            defined.add(f[2])
+    return defined, undefined
+
+
+def t_links_bottom_up(build):
+    if sorted(folders()) != sorted(ORDER):
+        return ["src/server/'s folders are %s; ORDER lists %s" % (folders(), list(ORDER))]
+    libs = [os.path.join(build, "src", "server", d, "libgrundy_server_%s.a" % d) for d in ORDER]
+    missing = [x for x in libs if not os.path.exists(x)]
+    if missing:
+        return ["not built: %s" % ", ".join(missing)]
+    syms = [symbols(x) for x in libs]
+    p = []
+    for i, (_, undefined) in enumerate(syms):
+        for j in range(i + 1, len(ORDER)):
+            up = sorted(undefined & syms[j][0])
+            if up:
+                p.append("%s/ refers to %s of %s/, a folder above it" % (ORDER[i], ", ".join(up[:5]), ORDER[j]))
+    return p
+
+
 def t_no_relay():
     p = []
     for path in sources(SERVER, (".c", ".h", ".build")):
@@ -118,6 +156,9 @@ def main():
     tap.run("no server header is included by a path", t_no_paths)
     tap.run("server header names are unique across its folders", t_unique_names)
     tap.run("each folder includes only headers of the folders its meson.build lets it use", t_includes_allowed)
+    if len(sys.argv) > 1:
+        tap.run("the folders' libraries link bottom up: no symbol of a folder above", t_links_bottom_up,
+                sys.argv[1])
     tap.run("no relay, no socket pair under src/server/", t_no_relay)
     tap.finish()
     return 1 if tap.failed else 0
