@@ -157,7 +157,11 @@ static void usage(const opt *opts, size_t n)
            "flight finish on the old tables, and a bad file is refused with a log line (the\n"
            "old tables stay). SIGTERM or SIGINT turns /readyz 503, keeps accepting for\n"
            "--drain-grace, then stops accepting, lets in-flight requests finish within\n"
-           "--drain-timeout, answers those still running 503, and exits 0.\n");
+           "--drain-timeout, answers those still running 503, and exits 0.\n\n"
+           "Each connection's first request head is judged before libmicrohttpd reads it: a\n"
+           "malformed one gets a JSON error. Later heads on a keep-alive connection are\n"
+           "libmicrohttpd's to parse; what it refuses there it answers itself (its own HTML\n"
+           "page, or none) and closes the connection.\n");
 }
 
 /* Every option; the table is the one place that documents them. */
