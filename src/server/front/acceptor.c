@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "admission.h"
+#include "bg_thread.h"
 #include "body_framing.h"
 #include "first_head.h"
 #include "log.h"
@@ -67,13 +68,6 @@ struct gr_acceptor {
     size_t cap;
     char *buf;
 };
-
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 /* ---- answers written on the socket itself --------------------------------- */
 
@@ -185,7 +179,7 @@ static void start_linger(gr_acceptor *a, conn *c, int64_t ms)
     if (c->phase == WAITING_HEAD)
         atomic_fetch_sub(&a->waiting, 1);
     c->phase = LINGERING;
-    c->deadline_ms = now_ms() + ms;
+    c->deadline_ms = gr_monotonic_ms() + ms;
 }
 
 static void drop_input(gr_acceptor *a, conn *c)
@@ -330,7 +324,7 @@ static void accept_one(gr_acceptor *a, int fd, const struct sockaddr_storage *ad
                  .peek_limit = peek_limit(fd, a->cap) };
     char msg[160];
     c->counted = gr_admission_admit((const struct sockaddr *)addr, &c->ip, msg, sizeof msg);
-    c->deadline_ms = now_ms() + (int64_t)a->cfg->header_timeout * 1000;
+    c->deadline_ms = gr_monotonic_ms() + (int64_t)a->cfg->header_timeout * 1000;
     if (!watch_conn(a, c)) {
         if (c->counted)
             gr_admission_forget(c->ip);
@@ -429,7 +423,7 @@ static bool woken(gr_acceptor *a)
     bool stop = a->stop, close_asked = a->close_asked;
     pthread_mutex_unlock(&a->mu);
     if (close_asked && !a->close_at && a->listener >= 0)
-        a->close_at = now_ms() + (refuse_new_handshakes(a->listener) ? GR_ACCEPT_SETTLE_MS : 0);
+        a->close_at = gr_monotonic_ms() + (refuse_new_handshakes(a->listener) ? GR_ACCEPT_SETTLE_MS : 0);
     return !stop;
 }
 
@@ -437,7 +431,7 @@ static void *acceptor_thread(void *arg)
 {
     gr_acceptor *a = arg;
     struct epoll_event ev[EVENTS];
-    int64_t last_tick = now_ms();
+    int64_t last_tick = gr_monotonic_ms();
     for (;;) {
         int n = epoll_wait(a->epfd, ev, EVENTS, TICK_MS);
         for (int i = 0; i < n; i++) {
@@ -447,7 +441,7 @@ static void *acceptor_thread(void *arg)
             } else if (ev[i].data.ptr == &a->listener) {
                 if (!accept_burst(a, ACCEPT_BURST)) {
                     set_listening(a, false);
-                    a->listen_paused_until = now_ms() + TICK_MS;
+                    a->listen_paused_until = gr_monotonic_ms() + TICK_MS;
                 }
             } else {
                 conn *c = ev[i].data.ptr;
@@ -457,7 +451,7 @@ static void *acceptor_thread(void *arg)
                     drop_input(a, c);
             }
         }
-        int64_t now = now_ms();
+        int64_t now = gr_monotonic_ms();
         if (now - last_tick >= TICK_MS || (a->close_at && now >= a->close_at)) {
             tick(a, now);
             last_tick = now;

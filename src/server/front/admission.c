@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "bg_thread.h"
 
 /* idle_since_ms once the connection was closed to make room: its next
  * head is refused. */
@@ -55,13 +56,6 @@ typedef struct ip_slot {
 
 enum { IP_BUCKETS = 1024 };
 static ip_slot *ip_table[IP_BUCKETS];
-
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 unsigned gr_admission_mhd_limit(const gr_server_config *c)
 {
@@ -300,7 +294,7 @@ void gr_admission_request_ended(gr_admitted *g)
 {
     int64_t busy = 0;
     if (g)
-        atomic_compare_exchange_strong(&g->idle_since_ms, &busy, now_ms());
+        atomic_compare_exchange_strong(&g->idle_since_ms, &busy, gr_monotonic_ms());
 }
 
 unsigned gr_admission_open_count(void)

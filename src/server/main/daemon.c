@@ -265,8 +265,7 @@ int gr_server_run(gr_server_config *c)
     server_state st = { .cfg = c, .tables_path = tables_path(c, paths) };
     pthread_mutex_init(&st.snaps.mu, NULL);
     atomic_init(&st.in_flight, 0);
-    atomic_init(&st.reading, 0);
-    atomic_init(&st.drain_body_bytes, 0);
+    atomic_init(&st.drain_body_ms, 0);
     atomic_init(&st.draining, false);
     atomic_init(&st.ready, false);
     atomic_init(&st.drain_answered, 0);

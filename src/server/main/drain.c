@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "acceptor.h"
+#include "bg_thread.h"
 #include "log.h"
 
 static void sleep_ms(long ms)
@@ -16,22 +17,19 @@ static void sleep_ms(long ms)
  * its client is gone or stalled (libmicrohttpd tells only at its timeout). */
 enum { UPLOAD_STILL_MS = 200 };
 
-/* Waits until no request is in flight, no upload is still moving (a body
- * arriving is a request to answer), and no accepted connection waits for
- * its first head at the acceptor (a head still coming is one too;
- * --header-timeout bounds it), twice in a row 20 ms apart (a request whose
- * bytes just arrived gets its chance to start), or `ms` have passed.
- * Returns the requests still in flight. */
+/* Waits until no request is in flight, no body byte has arrived for
+ * UPLOAD_STILL_MS (an upload still moving is a request to answer), and no
+ * accepted connection waits for its first head at the acceptor (a head
+ * still coming is one too; --header-timeout bounds it), twice in a row
+ * 20 ms apart (a request whose bytes just arrived gets its chance to
+ * start), or `ms` have passed. Returns the requests still in flight. */
 static long wait_quiet(server_state *st, gr_acceptor *acc, long ms)
 {
-    long waited = 0, quiet = 0, still_ms = 0;
-    unsigned long seen = atomic_load(&st->drain_body_bytes);
+    long waited = 0, quiet = 0;
     while (waited < ms && quiet < 2) {
-        unsigned long bytes = atomic_load(&st->drain_body_bytes);
-        still_ms = bytes == seen ? still_ms + 20 : 0;
-        seen = bytes;
-        bool uploads_done = atomic_load(&st->reading) == 0 || still_ms >= UPLOAD_STILL_MS;
-        bool idle = atomic_load(&st->in_flight) == 0 && uploads_done && gr_acceptor_pending(acc) == 0;
+        int64_t body_ms = atomic_load(&st->drain_body_ms);
+        bool uploads_still = !body_ms || gr_monotonic_ms() - body_ms >= UPLOAD_STILL_MS;
+        bool idle = atomic_load(&st->in_flight) == 0 && uploads_still && gr_acceptor_pending(acc) == 0;
         quiet = idle ? quiet + 1 : 0;
         sleep_ms(20);
         waited += 20;

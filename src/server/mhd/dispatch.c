@@ -38,6 +38,7 @@
 #include "compute.h"
 #include "duplex.h"
 #include "admission.h"
+#include "bg_thread.h"
 #include "every_head.h"
 #include "log.h"
 #include "response.h"
@@ -336,8 +337,6 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
     rq->conn = conn;
     clock_gettime(CLOCK_MONOTONIC, &rq->start);
     atomic_init(&rq->state, RQ_READING);
-    rq->reading = true; /* the drain waits for it (main/drain.c) */
-    atomic_fetch_add(&st->reading, 1);
     *con_cls = rq;
     find_route(rq, url, method);
     gr_request_id_take(rq->request_id, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"));
@@ -348,10 +347,8 @@ static enum MHD_Result begin_request(server_state *st, struct MHD_Connection *co
      * a first head was judged before libmicrohttpd read it (acceptor.h). */
     bool in_doubt;
     gr_error_code head = gr_every_head_check(rq, &in_doubt, rq->early_message, sizeof rq->early_message);
-    if (in_doubt) { /* a body whose end is unknown: answered at once, and the connection closes */
-        rq->closes = true;
+    if (in_doubt) /* a body whose end is unknown: answered at once, so libmicrohttpd closes the connection */
         return response_error(rq, head, NULL, rq->early_message);
-    }
     if (head != GR_NERROR_CODES) { /* answered after the body, read and dropped (lingering) */
         rq->early = EARLY_BAD_HEAD;
         rq->early_code = head;
@@ -477,7 +474,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         if (atomic_load_explicit(&st->draining, memory_order_relaxed))
-            atomic_fetch_add(&st->drain_body_bytes, n); /* the drain waits while uploads move (main/drain.c) */
+            atomic_store(&st->drain_body_ms, gr_monotonic_ms()); /* the drain waits while uploads move */
         if (rq->answered)
             return MHD_YES;
         if (rq->early != EARLY_NONE || rq->too_large) /* a body to drop, within bounds */
@@ -496,7 +493,8 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     }
     if (rq->answered)
         return MHD_YES;
-    request_count_in_flight(rq);
+    rq->counted = true;
+    atomic_fetch_add(&st->in_flight, 1);
     rq->snap = gr_snapshot_acquire(&st->snaps);
     rq->faults_at_start = gr_tables_faults(rq->snap->tables);
     return answer(rq);
@@ -572,8 +570,6 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
         count_drained(st, rq, toe);
     if (rq->counted)
         atomic_fetch_sub(&st->in_flight, 1);
-    if (rq->reading)
-        atomic_fetch_sub(&st->reading, 1);
     gr_admission_request_ended(rq->admitted);
     rq->head_marks = (gr_head_marks){ 0 };
     request_reset(rq);

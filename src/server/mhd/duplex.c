@@ -69,7 +69,8 @@ void http_start_duplex(request *rq, const char *version)
     }
     rq->snap = snap;
     rq->status = MHD_HTTP_OK; /* until the job's wait runs out (duplex_expired) */
-    request_count_in_flight(rq);
+    rq->counted = true;
+    atomic_fetch_add(&st->in_flight, 1);
     atomic_fetch_add(&st->metrics.pool_jobs, 1);
     rq->answered = true;
     MHD_suspend_connection(rq->conn);

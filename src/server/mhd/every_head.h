@@ -32,8 +32,9 @@ size_t gr_every_head_unescape(void *cls, struct MHD_Connection *conn, char *s);
 /* Judges the head of rq (its first callback): the error to answer with
  * message, or GR_NERROR_CODES when the head is fine. *in_doubt says that
  * the body's framing is in doubt (a coding it cannot read, a length beside
- * a coding, two lengths): the answer then goes at once, with Connection:
- * close, since no byte after this head can be trusted to start a request.
+ * a coding, two lengths): the answer then goes at once, before the body,
+ * and libmicrohttpd closes the connection after it (Connection: close),
+ * since no byte after this head can be trusted to start a request.
  * The other errors are answered after the body, read and dropped. */
 gr_error_code gr_every_head_check(request *rq, bool *in_doubt, char *message, size_t size);
 

@@ -56,8 +56,7 @@ typedef struct server_state {
     gr_entity games_strings;       /* GET /v1/games?integers=string */
     gr_entity assets[GR_ASSET_COUNT]; /* the playground's files, in gr_static_index order */
     atomic_long in_flight;         /* requests being answered: from the full body to the reply sent */
-    atomic_long reading;           /* requests whose head has arrived and whose body has not, whole */
-    atomic_ulong drain_body_bytes; /* body bytes received since the drain began: uploads still moving */
+    _Atomic int64_t drain_body_ms; /* when a body byte last arrived since the drain began (0: none) */
     atomic_bool draining;          /* set on SIGTERM: replies carry Connection: close */
     atomic_bool ready;
     gr_watch *watch;               /* requests on the compute pool, cancelled when their client goes */
@@ -112,12 +111,10 @@ typedef struct request {
     char *out;         /* the inline answer, sent from here (MHD_RESPMEM_PERSISTENT) */
     size_t out_cap;
     bool too_large;
-    bool closes;       /* the answer says Connection: close (the body's framing is in doubt) */
     uint64_t dropped;  /* bytes of the body read and dropped after an early error or past the limit */
     bool answered;     /* a reply was queued, or the request was handed on */
     bool counted;      /* counted in in_flight; a body abandoned half-way is never counted,
                         * since libmicrohttpd reports such connections only at their timeout */
-    bool reading;      /* counted in st->reading: from its head until counted or ended */
     gr_stream *stream; /* NDJSON batch; its job takes this reference when it starts */
     struct MHD_Response *stream_response; /* a spooled stream's 200, queued only once its job
                                            * has started; destroyed unsent otherwise */
@@ -135,17 +132,5 @@ typedef struct request {
     unsigned long faults_at_start; /* the tables' faults when it started: more at its end, and it may
                                     * have read zeros (server/verify.h) */
 } request;
-
-/* rq's body has arrived whole: it leaves st->reading and is in flight
- * until its reply is sent (or its stream ends). */
-static inline void request_count_in_flight(request *rq)
-{
-    if (rq->reading) {
-        rq->reading = false;
-        atomic_fetch_sub(&rq->st->reading, 1);
-    }
-    rq->counted = true;
-    atomic_fetch_add(&rq->st->in_flight, 1);
-}
 
 #endif

@@ -69,7 +69,7 @@ static void add_common_headers(struct MHD_Response *resp, request *rq, const cha
         MHD_add_response_header(resp, "X-Request-Id", rq->request_id);
     if (allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    if (rq->closes || atomic_load(&rq->st->draining))
+    if (atomic_load(&rq->st->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 

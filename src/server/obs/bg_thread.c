@@ -31,6 +31,13 @@ void gr_bg_thread_stop(gr_bg_thread *t)
     pthread_mutex_destroy(&t->mu);
 }
 
+int64_t gr_monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 struct timespec gr_bg_thread_due(long ms)
 {
     struct timespec due;

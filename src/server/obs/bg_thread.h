@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 typedef struct gr_bg_thread {
@@ -19,6 +20,9 @@ typedef struct gr_bg_thread {
 
 /* Starts run(arg) on a new thread. 0, or -1 with nothing left to undo. */
 int gr_bg_thread_start(gr_bg_thread *t, void *(*run)(void *), void *arg);
+
+/* CLOCK_MONOTONIC in milliseconds: the server's deadlines and idle times. */
+int64_t gr_monotonic_ms(void);
 
 /* The CLOCK_MONOTONIC time `ms` milliseconds from now, for timedwait. */
 struct timespec gr_bg_thread_due(long ms);
