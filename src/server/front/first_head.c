@@ -116,8 +116,7 @@ static gr_head_verdict judge_request_line(judge *j, const char *s, size_t len)
         return refuse(j, GR_E_BAD_REQUEST, "the request line is not METHOD, TARGET and HTTP version with single "
                       "spaces; send it so, such as GET /healthz HTTP/1.1");
     if (t - t0 > j->lim->max_url)
-        return refuse(j, GR_E_URL_TOO_LONG, "the URL is %zu bytes, longer than the limit of %zu (--max-url); send "
-                      "a shorter one (queries go in the body)", t - t0, j->lim->max_url);
+        return refuse(j, GR_E_URL_TOO_LONG, GR_HEAD_MSG_URL_TOO_LONG, t - t0, j->lim->max_url);
     if (count_params(s + t0, t - t0) > GR_HEAD_MAX_PARAMS)
         return refuse(j, GR_E_URL_TOO_LONG, "the URL has more than %d query parameters; send fewer "
                       "(queries go in the body)", GR_HEAD_MAX_PARAMS);
@@ -189,7 +188,7 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
         v++;
     if (i == 14 && strncasecmp(s, "Content-Length", 14) == 0) {
         if (++f->lengths > 1)
-            return refuse(j, GR_E_BAD_REQUEST, "the request has two Content-Length headers; send one");
+            return refuse(j, GR_E_BAD_REQUEST, GR_HEAD_MSG_TWO_LENGTHS);
         /* White space after the digits too is refused: libmicrohttpd reads
          * the value to the line's end. */
         return judge_length(j, v, (size_t)(e - v));
@@ -210,8 +209,7 @@ static gr_head_verdict judge_field(judge *j, const char *s, size_t len, head_fie
 static gr_head_verdict judge_framing(judge *j, const head_fields *f)
 {
     if (f->codings && f->lengths)
-        return refuse(j, GR_E_BAD_REQUEST, "the request has both Transfer-Encoding and Content-Length; send "
-                      "one of them");
+        return refuse(j, GR_E_BAD_REQUEST, GR_HEAD_MSG_BOTH_FRAMINGS);
     if (f->codings > 1 || (f->codings && !f->chunked))
         return refuse(j, GR_E_UNSUPPORTED_TRANSFER_CODING, "the only transfer coding accepted is chunked, "
                       "once; send the body with Content-Length or Transfer-Encoding: chunked");
@@ -265,9 +263,7 @@ gr_head_verdict gr_first_head_judge(const char *buf, size_t n, const gr_head_lim
     if (v != GR_HEAD_GOOD)
         return v;
     if (j.pos - head_start > l->max_header)
-        return refuse(&j, GR_E_HEADERS_TOO_LARGE, "the request line and headers are %zu bytes, more than the "
-                      "limit of %zu (--max-header); send fewer or shorter headers", j.pos - head_start,
-                      l->max_header);
+        return refuse(&j, GR_E_HEADERS_TOO_LARGE, GR_HEAD_MSG_HEAD_TOO_LARGE, j.pos - head_start, l->max_header);
     j.shape->len = j.pos;
     return judge_framing(&j, &f);
 }

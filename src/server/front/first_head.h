@@ -46,6 +46,18 @@ gr_head_verdict gr_first_head_judge(const char *buf, size_t n, const gr_head_lim
                               gr_error_code *code, char *message, size_t size);
 size_t gr_first_head_size(const gr_head_limits *l);
 
+/* The refusals that every head shares, the first (here) and each later one
+ * (mhd/every_head.c), spelled once. The formats take size_t values: the
+ * size, then the limit. */
+#define GR_HEAD_MSG_URL_TOO_LONG                                                                     \
+    "the URL is %zu bytes, longer than the limit of %zu (--max-url); send a shorter one (queries go in " \
+    "the body)"
+#define GR_HEAD_MSG_HEAD_TOO_LARGE                                                                   \
+    "the request line and headers are %zu bytes, more than the limit of %zu (--max-header); send "   \
+    "fewer or shorter headers"
+#define GR_HEAD_MSG_BOTH_FRAMINGS "the request has both Transfer-Encoding and Content-Length; send one of them"
+#define GR_HEAD_MSG_TWO_LENGTHS "the request has two Content-Length headers; send one"
+
 /* The status line's reason phrase for status. */
 const char *gr_head_reason(int status);
 

@@ -28,8 +28,8 @@ static long wait_quiet(server_state *st, gr_acceptor *acc, long ms)
     long waited = 0, quiet = 0;
     while (waited < ms && quiet < 2) {
         int64_t body_ms = atomic_load(&st->drain_body_ms);
-        bool uploads_still = !body_ms || gr_monotonic_ms() - body_ms >= UPLOAD_STILL_MS;
-        bool idle = atomic_load(&st->in_flight) == 0 && uploads_still && gr_acceptor_pending(acc) == 0;
+        bool uploads_stopped = !body_ms || gr_monotonic_ms() - body_ms >= UPLOAD_STILL_MS;
+        bool idle = atomic_load(&st->in_flight) == 0 && uploads_stopped && gr_acceptor_pending(acc) == 0;
         quiet = idle ? quiet + 1 : 0;
         sleep_ms(20);
         waited += 20;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "first_head.h"
+
 size_t gr_every_head_mhd_memory(const gr_server_config *c)
 {
     return (size_t)c->max_url + c->max_header + 32768;
@@ -84,11 +86,11 @@ static gr_error_code check_framing(request *rq, bool *in_doubt, char *message, s
         return GR_E_UNSUPPORTED_TRANSFER_CODING;
     }
     if (n[0] && n[1]) {
-        snprintf(message, size, "the request has both Transfer-Encoding and Content-Length; send one");
+        snprintf(message, size, GR_HEAD_MSG_BOTH_FRAMINGS);
         return GR_E_BAD_REQUEST;
     }
     if (n[1] > 1) {
-        snprintf(message, size, "the request has more than one Content-Length header; send one");
+        snprintf(message, size, GR_HEAD_MSG_TWO_LENGTHS);
         return GR_E_BAD_REQUEST;
     }
     *in_doubt = false;
@@ -108,14 +110,12 @@ gr_error_code gr_every_head_check(request *rq, bool *in_doubt, char *message, si
         return GR_E_BAD_REQUEST;
     }
     if (m->target_len > c->max_url) {
-        snprintf(message, size, "the URL is %zu bytes, longer than the limit of %u (--max-url); send a "
-                 "shorter one (queries go in the body)", m->target_len, c->max_url);
+        snprintf(message, size, GR_HEAD_MSG_URL_TOO_LONG, m->target_len, (size_t)c->max_url);
         return GR_E_URL_TOO_LONG;
     }
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     if (ci && ci->header_size > c->max_header) {
-        snprintf(message, size, "the request line and headers are %zu bytes, more than the limit of %u "
-                 "(--max-header); send fewer or shorter headers", ci->header_size, c->max_header);
+        snprintf(message, size, GR_HEAD_MSG_HEAD_TOO_LARGE, ci->header_size, (size_t)c->max_header);
         return GR_E_HEADERS_TOO_LARGE;
     }
     return GR_NERROR_CODES;
