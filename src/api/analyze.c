@@ -114,36 +114,23 @@ static int read_game(gr_query *q, const gr_game **out)
 
 void gr_answer_free(gr_answer *a)
 {
-    cJSON_Delete(a->components);
-    cJSON_Delete(a->move);
-    cJSON_Delete(a->next);
-    cJSON_Delete(a->why);
-    gr_mem_free(a->components_json.data);
-    gr_mem_free(a->move_json.data);
-    gr_mem_free(a->next_json.data);
+    gr_jw_free(&a->components);
+    gr_jw_free(&a->move);
+    gr_jw_free(&a->next);
+    gr_jw_free(&a->why);
     gr_mem_free(a->winning.moves.data);
     bool muted = a->explanation.muted; /* the query's, not the answer's */
     memset(a, 0, sizeof *a);
     a->explanation.muted = muted;
 }
 
-void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item)
-{
-    if (text->len)
-        gr_buf_put(b, text->data, text->len);
-    else if (item)
-        gr_buf_json(b, item);
-    else
-        gr_buf_put(b, "null", 4);
-}
-
-/* ,"key": then the member as gr_answer_member_json writes it. */
-static void put_member(gr_buf *b, const char *key, const gr_buf *text, const cJSON *item)
+/* ,"key": then the member as the game wrote it, or `absent`. */
+static void put_member(gr_buf *b, const char *key, gr_jw *w, const char *absent)
 {
     gr_buf_put(b, ",\"", 2);
     gr_buf_str(b, key);
     gr_buf_put(b, "\":", 2);
-    gr_answer_member_json(b, text, item);
+    gr_jw_append(b, w, absent);
 }
 
 void gr_render_head(gr_buf *b, const gr_query *q, const gr_game *game)
@@ -176,20 +163,13 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
         gr_buf_str(&b, ",\"value\":");
         gr_buf_str(&b, v);
     }
-    if (a->components || a->components_json.len)
-        put_member(&b, "components", &a->components_json, a->components);
-    else
-        gr_buf_str(&b, ",\"components\":[]");
-    put_member(&b, "move", &a->move_json, a->move);
-    put_member(&b, "next", &a->next_json, a->next);
+    put_member(&b, "components", &a->components, "[]");
+    put_member(&b, "move", &a->move, "null");
+    put_member(&b, "next", &a->next, "null");
     if (!q->slim) {
         if (a->winning.listed)
             gr_winning_render(&b, &a->winning);
-        gr_buf_str(&b, ",\"why\":");
-        if (a->why)
-            gr_buf_json(&b, a->why);
-        else
-            gr_buf_str(&b, "{\"steps\":[]}");
+        put_member(&b, "why", &a->why, "{\"steps\":[]}");
         gr_buf_str(&b, ",\"explanation\":");
         gr_buf_json_string(&b, a->explanation.buf);
     }
@@ -228,12 +208,8 @@ int gr_query_answer(gr_query *q, const gr_game **game)
         return -1;
     if ((*game)->analyze(q))
         return -1;
-    if (q->ans.winner && strcmp(q->ans.winner, "second") == 0) {
-        cJSON_Delete(q->ans.move);
-        cJSON_Delete(q->ans.next);
-        q->ans.move = q->ans.next = NULL;
-        q->ans.move_json.len = q->ans.next_json.len = 0;
-    }
+    if (q->ans.winner && strcmp(q->ans.winner, "second") == 0)
+        gr_ans_clear_move(&q->ans);
     return 0;
 }
 

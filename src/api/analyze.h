@@ -97,10 +97,6 @@ int gr_query_answer(gr_query *q, const struct gr_game **game);
 /* Frees what q->ans holds and clears it. */
 void gr_answer_free(gr_answer *a);
 
-/* Writes an answer member (move, next, components): its text form when the
- * game wrote one, else its tree, else null. */
-void gr_answer_member_json(gr_buf *b, const gr_buf *text, const cJSON *item);
-
 /* An answer's first members: {"game", "convention" and, when not the
  * disjunctive one, "compound" (the object left open). */
 void gr_render_head(gr_buf *b, const gr_query *q, const struct gr_game *game);

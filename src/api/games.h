@@ -95,8 +95,6 @@ typedef struct gr_constraint {
     gr_range bound;
 } gr_constraint;
 
-__extension__ typedef unsigned __int128 gr_u128;
-
 /* Where a game's moves hook hands over the legal moves of a position
  * (POST /v1/moves, api/moves.c). */
 typedef struct gr_move_sink {

@@ -113,8 +113,10 @@ void gr_json_print_exact(gr_buf *b, const gr_json_doc *doc, const cJSON *item);
 /* Appends `item` as compact JSON, as cJSON_PrintUnformatted would print it. */
 void gr_buf_json(gr_buf *b, const cJSON *item);
 
-/* Signed 128-bit values (score sums) as raw JSON numbers. */
+/* Signed 128-bit values (score sums) as raw JSON numbers; unsigned ones
+ * for exact counts (moves of a position). */
 __extension__ typedef __int128 gr_json_i128;
+__extension__ typedef unsigned __int128 gr_u128;
 cJSON *gr_json_i128_item(gr_json_i128 v);
 void gr_json_format_i128(gr_json_i128 v, char buf[48]); /* terminated */
 cJSON *gr_json_add_i128(cJSON *obj, const char *key, gr_json_i128 v);

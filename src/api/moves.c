@@ -39,27 +39,19 @@ typedef struct paging {
 
 /* ---- collecting what the game's hook lists --------------------------------- */
 
-static void clear_move(gr_answer *a)
-{
-    cJSON_Delete(a->move);
-    cJSON_Delete(a->next);
-    a->move = a->next = NULL;
-    a->move_json.len = a->next_json.len = 0;
-}
-
 static bool collect(gr_move_sink *s, gr_query *q)
 {
     collector *c = s->ctx;
     if (c->n == c->max || c->bytes > c->max_bytes || (c->whole && s->total > c->max)) {
         c->stopped = true;
-        clear_move(&q->ans);
+        gr_ans_clear_move(&q->ans);
         return false;
     }
     listed *m = &c->items[c->n];
     memset(m, 0, sizeof *m);
-    gr_answer_member_json(&m->move, &q->ans.move_json, q->ans.move);
-    gr_answer_member_json(&m->next, &q->ans.next_json, q->ans.next);
-    clear_move(&q->ans);
+    gr_jw_append(&m->move, &q->ans.move, "null");
+    gr_jw_append(&m->next, &q->ans.next, "null");
+    gr_ans_clear_move(&q->ans);
     c->n++;
     c->bytes += m->move.len + m->next.len;
     if (m->move.oom || m->next.oom) {

@@ -136,20 +136,19 @@ static void fast_format(gr_text *t, const char *fmt, va_list *ap)
     }
 }
 
-void gr_text_add(gr_text *t, const char *fmt, ...)
+void gr_text_vadd(gr_text *t, const char *fmt, va_list ap)
 {
     size_t room = sizeof t->buf - t->len;
     if (room <= 1 || t->muted)
         return;
-    va_list ap;
-    va_start(ap, fmt);
     if (fast_format_ok(fmt)) {
-        fast_format(t, fmt, &ap);
-        va_end(ap);
+        va_list copy;
+        va_copy(copy, ap);
+        fast_format(t, fmt, &copy);
+        va_end(copy);
         return;
     }
     int n = vsnprintf(t->buf + t->len, room, fmt, ap);
-    va_end(ap);
     if (n < 0)
         return;
     if ((size_t)n >= room) {
@@ -158,6 +157,14 @@ void gr_text_add(gr_text *t, const char *fmt, ...)
         return;
     }
     t->len += (size_t)n;
+}
+
+void gr_text_add(gr_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gr_text_vadd(t, fmt, ap);
+    va_end(ap);
 }
 
 const cJSON *gr_q_get(const gr_query *q, const char *name)
@@ -288,40 +295,34 @@ int gr_oom(gr_query *q)
     return gr_fail(q->err, GR_E_OVERLOADED, "", "out of memory building the answer; retry later");
 }
 
-int gr_ans_components(gr_query *q)
+gr_jw_node *gr_ans_components(gr_query *q)
 {
-    q->ans.components = cJSON_CreateArray();
-    return q->ans.components ? 0 : gr_oom(q);
+    return gr_jw_begin(&q->ans.components, '[');
 }
 
-cJSON *gr_ans_component(gr_query *q)
+gr_jw_node *gr_ans_component(gr_query *q)
 {
-    cJSON *c = cJSON_CreateObject();
-    if (!c) {
-        gr_oom(q);
-        return NULL;
-    }
-    cJSON_AddItemToArray(q->ans.components, c);
-    return c;
+    gr_jw *w = &q->ans.components;
+    return gr_jw_object(w->depth ? &w->node[1] : gr_ans_components(q), NULL);
 }
 
-cJSON *gr_ans_move(gr_query *q)
+gr_jw_node *gr_ans_move(gr_query *q)
 {
-    q->ans.move = cJSON_CreateObject();
-    if (!q->ans.move)
-        gr_oom(q);
-    return q->ans.move;
+    return gr_jw_begin(&q->ans.move, '{');
 }
 
-cJSON *gr_ans_next(gr_query *q)
+gr_jw_node *gr_ans_next(gr_query *q)
 {
-    q->ans.next = cJSON_CreateObject();
-    if (!q->ans.next)
-        gr_oom(q);
-    return q->ans.next;
+    return gr_jw_begin(&q->ans.next, '{');
 }
 
-cJSON *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what)
+void gr_ans_clear_move(gr_answer *a)
+{
+    a->move.out.len = a->next.out.len = 0;
+    a->move.depth = a->next.depth = 0;
+}
+
+gr_jw_node *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what)
 {
     if (s != GR_OK && s != GR_ELIMIT) {
         gr_fail_engine(q->err, s, field, what);
@@ -329,13 +330,14 @@ cJSON *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, co
     }
     q->ans.grundy_known = s == GR_OK;
     q->ans.grundy = g;
-    return gr_ans_components(q) ? NULL : gr_ans_component(q);
+    gr_ans_components(q);
+    return gr_ans_component(q);
 }
 
-void gr_add_grundy(const gr_query *q, cJSON *component)
+void gr_add_grundy(const gr_query *q, gr_jw_node *component)
 {
     if (q->ans.grundy_known)
-        gr_json_add_u64(component, "grundy", q->ans.grundy);
+        gr_jw_u64(component, "grundy", q->ans.grundy);
     else
-        cJSON_AddNullToObject(component, "grundy");
+        gr_jw_null(component, "grundy");
 }

@@ -5,12 +5,14 @@
 #ifndef GRUNDY_API_QUERY_H
 #define GRUNDY_API_QUERY_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "api/error.h"
 #include "api/json.h"
+#include "api/jw.h"
 #include "api/mem.h"
 #include "grundy/budget.h"
 #include "grundy/octal.h"
@@ -81,6 +83,7 @@ typedef struct gr_text {
 } gr_text;
 
 void gr_text_add(gr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gr_text_vadd(gr_text *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 typedef struct gr_answer {
     const char *winner; /* "first", "second" or "draw" */
@@ -88,12 +91,10 @@ typedef struct gr_answer {
     uint64_t grundy;
     bool has_value;     /* score and partisan games: "value" from the mover's view */
     gr_json_i128 value;
-    cJSON *components; /* array, owned */
-    cJSON *move;       /* object, or NULL for null; owned */
-    cJSON *next;       /* object, or NULL for null; owned */
-    /* The same three written directly as JSON text (heap games, whose answers
-     * are the commonest): when one is non-empty it is sent instead. */
-    gr_buf components_json, move_json, next_json;
+    /* The answer's members, written straight out by the game (api/jw.h):
+     * "components" (an array; nothing written: []), "move" and "next"
+     * (objects; nothing written: null). */
+    gr_jw components, move, next;
     /* "winning_moves" (api/winning.h), filled after the game has answered
      * when the answer is not slim. */
     struct gr_winning {
@@ -103,9 +104,9 @@ typedef struct gr_answer {
         gr_buf moves;      /* the first GR_WINNING_MOVES_CAP, as a JSON array */
         const char *note;  /* a sentence, or NULL */
     } winning;
-    /* The structured account (api/why.h): {"steps": [...]}, owned; NULL
-     * on a slim answer. */
-    cJSON *why;
+    /* The structured account (api/why.h): {"steps": [...]}; nothing
+     * written on a slim answer. */
+    gr_jw why;
     /* The answer's "explanation": the texts of why's steps, joined (only
      * gr_why_say writes it, so the two never disagree). */
     gr_text explanation;
@@ -177,11 +178,13 @@ int gr_q_u64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, co
 int gr_q_i64_pair(gr_query *q, const cJSON *item, const char *name, size_t i, const char *shape,
                   int64_t out[2]);
 
-/* Answer helpers. Each returns 0, or -1 with a 503 when memory runs out. */
-int gr_ans_components(gr_query *q);                /* creates ans.components */
-cJSON *gr_ans_component(gr_query *q);              /* appends and returns a new object */
-cJSON *gr_ans_move(gr_query *q);                   /* creates ans.move; the game adds "text" last */
-cJSON *gr_ans_next(gr_query *q);                   /* creates ans.next */
+/* Answer helpers: each begins its member afresh and returns its node.
+ * Memory running out shows once, when the answer is rendered. */
+gr_jw_node *gr_ans_components(gr_query *q);        /* begins ans.components */
+gr_jw_node *gr_ans_component(gr_query *q);         /* appends a new object to it */
+gr_jw_node *gr_ans_move(gr_query *q);              /* begins ans.move; the game adds "text" last */
+gr_jw_node *gr_ans_next(gr_query *q);              /* begins ans.next */
+void gr_ans_clear_move(gr_answer *a);              /* move and next back to null */
 int gr_oom(gr_query *q);                           /* records the 503; returns -1 */
 
 /* For games of one component whose Grundy value is computed when the budget
@@ -189,9 +192,9 @@ int gr_oom(gr_query *q);                           /* records the 503; returns -
  * GR_ELIMIT), creates the components array and returns its one entry with
  * the "grundy" member still to be added by gr_add_grundy. Any other status
  * fails for `field` with `what`; NULL then. */
-cJSON *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what);
+gr_jw_node *gr_ans_single(gr_query *q, gr_status s, uint64_t g, const char *field, const char *what);
 
 /* Adds "grundy": the answer's value, or null when it is unknown. */
-void gr_add_grundy(const gr_query *q, cJSON *component);
+void gr_add_grundy(const gr_query *q, gr_jw_node *component);
 
 #endif

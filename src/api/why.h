@@ -10,18 +10,19 @@
  * it exists ("target"), a game's own argument ("wythoff_pair",
  * "zeckendorf", ...). KIND names which facts a step holds; api.md's
  * "Explanations" and openapi.yaml's WhyStep list them. Facts are exact
- * integers (written as gr_json_add_u64 writes them), strings, booleans and
- * arrays of those.
+ * integers, strings, booleans and arrays of those, written straight into
+ * the answer's buffer. A step does not restate what the answer's other
+ * members say (a component's value, the move).
  *
- * The answer's "explanation" is the steps' texts joined by spaces: each
- * gr_why_say appends its sentence to both, and nothing else writes the
- * explanation, so the structure and the prose never disagree.
+ * The answer's "explanation" is one sentence per step, joined by spaces:
+ * only gr_why_say writes it, and only for a step it is given, so the
+ * structure and the prose never disagree.
  *
  * On a slim query ("explain": false, or an evaluation that needs only the
- * outcome) nothing is built: gr_why_step returns NULL, and every function
- * here accepts a NULL step and then does nothing, so a game writes its
- * account unconditionally and pays nothing when it is dropped. When memory
- * runs out the account is cut short, never the answer. */
+ * outcome) nothing is built: gr_why_step returns NULL, and every writer
+ * accepts a NULL step and then does nothing, so a game writes its account
+ * unconditionally and pays nothing when it is dropped. When memory runs out
+ * the account is dropped whole, never the answer. */
 #ifndef GRUNDY_API_WHY_H
 #define GRUNDY_API_WHY_H
 
@@ -32,26 +33,13 @@
 #include "api/query.h"
 
 /* Appends a new step {"step": kind} to q->ans.why and returns it; NULL on a
- * slim query or when memory runs out. */
-cJSON *gr_why_step(gr_query *q, const char *kind);
+ * slim query. Its facts are written with the gr_jw_* writers (api/jw.h). */
+gr_jw_node *gr_why_step(gr_query *q, const char *kind);
 
-/* Sets the step's "text" to the formatted sentence and appends it to the
- * answer's explanation (a space between sentences). */
-void gr_why_say(gr_query *q, cJSON *step, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Facts of a step (or of an object inside one): each adds `key` to `obj`
- * and does nothing when obj is NULL. */
-void gr_why_u64(cJSON *obj, const char *key, uint64_t v);
-void gr_why_i128(cJSON *obj, const char *key, gr_json_i128 v);
-void gr_why_str(cJSON *obj, const char *key, const char *v);
-void gr_why_bool(cJSON *obj, const char *key, bool v);
-void gr_why_u64s(cJSON *obj, const char *key, const uint64_t *v, size_t n);
-
-/* A new array or object member of obj (NULL when obj is NULL or memory runs
- * out), and a new object appended to an array. */
-cJSON *gr_why_array(cJSON *obj, const char *key);
-cJSON *gr_why_object(cJSON *obj, const char *key);
-cJSON *gr_why_push(cJSON *array);
+/* Appends the formatted sentence, the step's account for a person, to the
+ * answer's explanation (a space between sentences); nothing when step is
+ * NULL. The step itself holds only facts: each sentence is said once. */
+void gr_why_say(gr_query *q, gr_jw_node *step, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* v in binary, most significant bit first, padded to `width` digits
  * (at least the digits v needs); out holds 65 bytes. */

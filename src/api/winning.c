@@ -11,21 +11,24 @@ static const char *const not_carried[] = { "id", NULL };
 
 typedef struct kept {
     struct gr_winning *w;
+    const gr_buf *answered; /* the answer's own move, which "others" leaves out */
     size_t listed;
     bool all_known;
 } kept;
 
-static void keep_entry(kept *k, const gr_buf *move, const gr_buf *next)
+static bool is_answered(const kept *k, const char *move, size_t len)
 {
-    if (k->listed == GR_WINNING_MOVES_CAP)
+    return k->answered->len == len && memcmp(k->answered->data, move, len) == 0;
+}
+
+static void keep_entry(kept *k, const char *move, size_t len)
+{
+    if (k->listed == GR_WINNING_MOVES_CAP - 1 || is_answered(k, move, len))
         return;
     gr_buf *b = &k->w->moves;
-    gr_buf_str(b, k->listed ? ",{\"move\":" : "{\"move\":");
-    gr_buf_put(b, move->data, move->len);
-    gr_buf_str(b, ",\"next\":");
-    gr_buf_put(b, next->data, next->len);
-    gr_buf_put(b, "}", 1);
-    k->listed++;
+    if (k->listed++)
+        gr_buf_put(b, ",", 1);
+    gr_buf_put(b, move, len);
 }
 
 static void keep_scanned(void *ctx, const gr_buf *move, const gr_buf *next, bool known, bool winning)
@@ -35,23 +38,18 @@ static void keep_scanned(void *ctx, const gr_buf *move, const gr_buf *next, bool
     if (!winning)
         return;
     k->w->total++;
-    keep_entry(k, move, next);
+    keep_entry(k, move->data, move->len);
 }
 
 static bool keep_hooked(gr_move_sink *s, gr_query *q)
 {
     kept *k = s->ctx;
-    gr_buf move = { 0 }, next = { 0 };
-    gr_answer_member_json(&move, &q->ans.move_json, q->ans.move);
-    gr_answer_member_json(&next, &q->ans.next_json, q->ans.next);
-    keep_entry(k, &move, &next);
-    gr_mem_free(move.data);
-    gr_mem_free(next.data);
-    cJSON_Delete(q->ans.move);
-    cJSON_Delete(q->ans.next);
-    q->ans.move = q->ans.next = NULL;
-    q->ans.move_json.len = q->ans.next_json.len = 0;
-    return k->listed < GR_WINNING_MOVES_CAP && !move.oom && !next.oom;
+    gr_jw_end(&q->ans.move);
+    bool oom = q->ans.move.out.oom;
+    if (!oom)
+        keep_entry(k, q->ans.move.out.data, q->ans.move.out.len);
+    gr_ans_clear_move(&q->ans);
+    return k->listed < GR_WINNING_MOVES_CAP - 1 && !oom;
 }
 
 static void scan(const gr_service *svc, gr_query *lq, const gr_game *game, kept *k)
@@ -114,7 +112,8 @@ void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, u
     uint64_t allowance = spent > GR_WINNING_MIN_STEPS ? spent : GR_WINNING_MIN_STEPS;
     lq.budget = gr_budget_share(&q->budget, allowance < q->budget.left ? allowance : q->budget.left);
     uint64_t given = lq.budget.left;
-    kept k = { .w = w, .all_known = true };
+    gr_jw_end(&q->ans.move);
+    kept k = { .w = w, .answered = &q->ans.move.out, .all_known = true };
     if (!game->winning || !hooked(&lq, game, &k))
         scan(svc, &lq, game, &k);
     q->budget.left -= given - lq.budget.left;
@@ -134,7 +133,7 @@ void gr_winning_render(gr_buf *b, const struct gr_winning *w)
         gr_buf_u128(b, w->total);
     else
         gr_buf_put(b, "null", 4);
-    gr_buf_str(b, ",\"moves\":[");
+    gr_buf_str(b, ",\"others\":[");
     if (w->moves.len) /* no moves: data is NULL, and memcpy from NULL is undefined even for 0 bytes */
         gr_buf_put(b, w->moves.data, w->moves.len);
     gr_buf_put(b, "]", 1);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* "winning_moves" of an answer:
  *
- *   {"total": N | null, "moves": [{"move": {...}, "next": {...}}, ...], ["note": "..."]}
+ *   {"total": N | null, "others": [{...move...}, ...], ["note": "..."]}
  *
- * every move that wins for the player to move, the first GR_WINNING_MOVES_CAP
- * of them in the game's canonical move order (the order of POST /v1/moves),
- * and their exact number. `move` and `next` are exactly what /v1/analyze
- * writes for a move. A position the player to move loses, or draws, has
- * none: {"total": 0, "moves": []}. Where the count is not certain within
+ * the exact number of moves that win for the player to move, and those
+ * besides the answer's own `move` (which is not repeated), at most
+ * GR_WINNING_MOVES_CAP - 1 of them, in the game's canonical move order
+ * (the order of POST /v1/moves). Each is written exactly as /v1/analyze
+ * writes a `move`; the position after it is what POST /v1/moves gives. A
+ * position the player to move loses, or draws, has none: {"total": 0,
+ * "others": []}. Where the count is not certain within
  * the query's budget, "total" is null, the moves listed are winning moves
  * (possibly not all) and "note" says why. Never guessed. */
 #ifndef GRUNDY_API_WINNING_H

@@ -37,18 +37,18 @@ static int read_used(gr_query *q, uint64_t max, uint32_t *mask, uint64_t **list,
 
 static int can_i_win_move(gr_query *q, const uint64_t *used, size_t n, unsigned pick)
 {
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "used") : NULL;
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *next = move ? gr_ans_next(q) : NULL;
+    gr_jw_node *arr = next ? gr_jw_array(next, "used") : NULL;
     if (!arr)
         return gr_oom(q);
-    gr_json_add_u64(move, "pick", pick);
+    gr_jw_u64(move, "pick", pick);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Pick %u.", pick);
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, gr_json_u64_item(used[i]));
-    cJSON_AddItemToArray(arr, gr_json_u64_item(pick));
+        gr_jw_u64(arr, NULL, used[i]);
+    gr_jw_u64(arr, NULL, pick);
     return 0;
 }
 
@@ -109,7 +109,7 @@ static size_t pool_moves(const void *ctx, const void *state, gr_score_entry *e, 
             gr_score_entries_free(e, n);
             return SIZE_MAX;
         }
-        gr_json_add_u64(one->move, "pick", k);
+        gr_jw_u64(one->move, "pick", k);
     }
     return n;
 }

@@ -124,71 +124,71 @@ static uint64_t heads_after(const coins_pos *p, const gr_coins_move *mv, gr_coin
     return p->n - were + (turned - were);
 }
 
-static void append_new_heads(cJSON *arr, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+static void append_new_heads(gr_jw_node *arr, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
 {
     if (rule != GR_COINS_RULER) {
         for (unsigned i = 0; i < mv->nothers; i++)
             if (!is_head(p, mv->others[i]))
-                cJSON_AddItemToArray(arr, gr_json_u64_item(mv->others[i]));
+                gr_jw_u64(arr, NULL, mv->others[i]);
         return;
     }
     for (uint64_t c = mv->run_from; c < mv->pos; c++)
         if (!is_head(p, c))
-            cJSON_AddItemToArray(arr, gr_json_u64_item(c));
+            gr_jw_u64(arr, NULL, c);
 }
 
 /* next.heads: the request's heads in order, less those turned to tails,
  * then the coins turned to heads, ascending. */
 static int next_heads(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
 {
-    cJSON *next = gr_ans_next(q);
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "heads") : NULL;
+    gr_jw_node *next = gr_ans_next(q);
+    gr_jw_node *arr = next ? gr_jw_array(next, "heads") : NULL;
     if (!arr)
         return gr_oom(q);
     for (size_t i = 0; i < p->n; i++)
         if (!turned(mv, rule, p->heads[i]))
-            cJSON_AddItemToArray(arr, gr_json_u64_item(p->heads[i]));
+            gr_jw_u64(arr, NULL, p->heads[i]);
     append_new_heads(arr, p, mv, rule);
     return 0;
 }
 
-static void move_fields(cJSON *move, const gr_coins_move *mv, gr_coins_rule rule)
+static void move_fields(gr_jw_node *move, const gr_coins_move *mv, gr_coins_rule rule)
 {
     gr_text t = { .len = 0 };
-    gr_json_add_u64(move, "coin", mv->pos);
+    gr_jw_u64(move, "coin", mv->pos);
     if (rule == GR_COINS_RULER) {
         uint64_t run[2] = { mv->run_from, mv->pos };
-        cJSON_AddItemToObject(move, "run", gr_json_u64_array(run, 2));
+        gr_jw_u64s(move, "run", run, 2);
         if (mv->run_from < mv->pos)
             gr_text_add(&t, "Turn over coins %" PRIu64 " to %" PRIu64 " (coin %" PRIu64 " from heads "
                         "to tails).", mv->run_from, mv->pos, mv->pos);
         else
             gr_text_add(&t, "Turn coin %" PRIu64 " from heads to tails.", mv->pos);
     } else {
-        cJSON_AddItemToObject(move, "others", gr_json_u64_array(mv->others, mv->nothers));
+        gr_jw_u64s(move, "others", mv->others, mv->nothers);
         gr_text_add(&t, "Turn coin %" PRIu64 " from heads to tails", mv->pos);
         for (unsigned i = 0; i < mv->nothers; i++)
             gr_text_add(&t, "%s %" PRIu64, i ? " and" : mv->nothers > 1 ? ", and turn over coins" : ", and turn over coin",
                         mv->others[i]);
         gr_text_add(&t, ".");
     }
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
 }
 
 /* The move and, when it has at most max_items heads, the position after
  * it (else "next" stays null and the explanation says why). */
 static int answer_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
 {
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
     move_fields(move, mv, rule);
     uint64_t after = heads_after(p, mv, rule);
     if (after <= q->limits->max_items)
         return next_heads(q, p, mv, rule);
-    cJSON *step = gr_why_step(q, "next_omitted");
-    gr_why_u64(step, "heads", after);
-    gr_why_u64(step, "max_items", q->limits->max_items);
+    gr_jw_node *step = gr_why_step(q, "next_omitted");
+    gr_jw_u64(step, "heads", after);
+    gr_jw_u64(step, "max_items", q->limits->max_items);
     gr_why_say(q, step, "The position after the move has %" PRIu64 " heads, more than the limit of %"
                PRIu64 ", so \"next\" is omitted.", after, q->limits->max_items);
     return 0;
@@ -320,12 +320,12 @@ static int moves_coins(gr_query *q, gr_move_sink *sink)
  * first GR_WHY_LISTED heads listed with their values). */
 static void explain_heads(gr_query *q, const coins_pos *p, const uint64_t *v, size_t which)
 {
-    cJSON *step = gr_why_step(q, "coins");
+    gr_jw_node *step = gr_why_step(q, "coins");
     size_t listed = p->n < GR_WHY_LISTED ? p->n : GR_WHY_LISTED;
-    gr_why_str(step, "rule", rules[which].name);
-    gr_why_u64(step, "heads_total", p->n);
-    gr_why_u64s(step, "heads", p->heads, listed);
-    gr_why_u64s(step, "values", v, listed);
+    gr_jw_str(step, "rule", rules[which].name);
+    gr_jw_u64(step, "heads_total", p->n);
+    gr_jw_u64s(step, "heads", p->heads, listed);
+    gr_jw_u64s(step, "values", v, listed);
     gr_why_say(q, step, "Coin turning, %s (%s); coins are numbered from 1 at the left. Each head is a "
                "heap whose Grundy value is that of the position with it alone, and the value of a "
                "position is the nim-sum over its heads.", rules[which].name, rules[which].summary);
@@ -335,20 +335,19 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
 {
     gr_coins_rule rule = rules[which].rule;
     uint64_t *v = gr_malloc((p->n + 1) * sizeof *v), x = 0;
-    if (!v || gr_ans_components(q)) {
-        gr_free(v);
-        return v ? -1 : gr_oom(q);
-    }
+    if (!v)
+        return gr_oom(q);
+    gr_ans_components(q);
     for (size_t i = 0; i < p->n; i++) {
         v[i] = gr_coins_value(rule, p->heads[i]);
         x ^= v[i];
-        cJSON *c = gr_ans_component(q);
+        gr_jw_node *c = gr_ans_component(q);
         if (!c) {
             gr_free(v);
             return -1;
         }
-        gr_json_add_u64(c, "position", p->heads[i]);
-        gr_json_add_u64(c, "grundy", v[i]);
+        gr_jw_u64(c, "position", p->heads[i]);
+        gr_jw_u64(c, "grundy", v[i]);
     }
     q->ans.grundy_known = true;
     q->ans.grundy = x;
@@ -361,10 +360,10 @@ static int coins_answer(gr_query *q, const coins_pos *p, size_t which)
         if ((v[i] ^ x) >= v[i] || gr_coins_move_to(rule, p->heads[i], v[i] ^ x, &mv) != GR_OK)
             continue;
         gr_why_target(q, i, v[i], x, "head");
-        cJSON *step = gr_why_step(q, "coin_turn");
-        gr_why_u64(step, "coin", p->heads[i]);
-        gr_why_u64(step, "from", v[i]);
-        gr_why_u64(step, "to", v[i] ^ x);
+        gr_jw_node *step = gr_why_step(q, "coin_turn");
+        gr_jw_u64(step, "coin", p->heads[i]);
+        gr_jw_u64(step, "from", v[i]);
+        gr_jw_u64(step, "to", v[i] ^ x);
         gr_why_say(q, step, "Turning at coin %" PRIu64 " changes its contribution from %" PRIu64 " to %"
                    PRIu64 ".", p->heads[i], v[i], v[i] ^ x);
         rc = answer_move(q, p, &mv, rule);

@@ -20,10 +20,10 @@ static int divisor_component(gr_query *q, uint64_t n)
         g = small;
     else
         s = gr_divisor_grundy(n, &q->budget, &g);
-    cJSON *c = gr_ans_single(q, s, g, "n", "the Grundy value of this divisor game");
+    gr_jw_node *c = gr_ans_single(q, s, g, "n", "the Grundy value of this divisor game");
     if (!c)
         return -1;
-    gr_json_add_u64(c, "n", n);
+    gr_jw_u64(c, "n", n);
     gr_add_grundy(q, c);
     return 0;
 }
@@ -32,15 +32,15 @@ static int divisor_component(gr_query *q, uint64_t n)
  * next {n}. */
 static int divisor_move(gr_query *q, uint64_t n, uint64_t take)
 {
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *next = move ? gr_ans_next(q) : NULL;
     if (!next)
         return -1;
-    gr_json_add_u64(move, "take", take);
+    gr_jw_u64(move, "take", take);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Subtract the divisor %" PRIu64 " (%" PRIu64 " -> %" PRIu64 ").", take, n, n - take);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    gr_json_add_u64(next, "n", n - take);
+    gr_jw_str(move, "text", t.buf);
+    gr_jw_u64(next, "n", n - take);
     return 0;
 }
 
@@ -55,11 +55,11 @@ static int analyze_divisor(gr_query *q)
         return -1;
     bool win = gr_divisor_move(n, &take);
     q->ans.winner = win ? "first" : "second";
-    cJSON *step = gr_why_step(q, "parity");
-    gr_why_u64(step, "n", n);
-    gr_why_bool(step, "even", win);
+    gr_jw_node *step = gr_why_step(q, "parity");
+    gr_jw_u64(step, "n", n);
+    gr_jw_bool(step, "even", win);
     if (q->ans.grundy_known)
-        gr_why_u64(step, "grundy", q->ans.grundy);
+        gr_jw_u64(step, "grundy", q->ans.grundy);
     gr_why_say(q, step, "From an odd number every divisor is odd, so every move leaves an even number; "
                "from an even number taking 1 leaves an odd one. The player to move wins iff n is even: "
                "%" PRIu64 " is %s.%s", n, win ? "even, so take 1 (any odd divisor leaves an odd number)" : "odd",

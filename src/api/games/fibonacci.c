@@ -18,13 +18,13 @@ static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t
 {
     uint64_t g = 0;
     gr_status s = gr_fibonacci_grundy(n, limit, &q->budget, &g);
-    cJSON *c = gr_ans_single(q, s, g, "n", "the Grundy value of this Fibonacci nim position");
+    gr_jw_node *c = gr_ans_single(q, s, g, "n", "the Grundy value of this Fibonacci nim position");
     if (!c)
         return -1;
-    gr_json_add_u64(c, "n", n);
-    gr_json_add_u64(c, "limit", limit);
+    gr_jw_u64(c, "n", n);
+    gr_jw_u64(c, "limit", limit);
     gr_add_grundy(q, c);
-    cJSON_AddItemToObject(c, "zeckendorf", gr_json_u64_array(terms, nterms));
+    gr_jw_u64s(c, "zeckendorf", terms, nterms);
     return 0;
 }
 
@@ -32,13 +32,13 @@ static int fib_component(gr_query *q, uint64_t n, uint64_t limit, const uint64_t
 static void fib_explain(gr_query *q, uint64_t n, uint64_t limit, const uint64_t *terms, size_t nterms,
                         bool win)
 {
-    cJSON *step = gr_why_step(q, "zeckendorf");
-    gr_why_u64(step, "n", n);
-    gr_why_u64s(step, "terms", terms, nterms);
+    gr_jw_node *step = gr_why_step(q, "zeckendorf");
+    gr_jw_u64(step, "n", n);
+    gr_jw_u64s(step, "terms", terms, nterms);
     if (nterms)
-        gr_why_u64(step, "smallest", terms[nterms - 1]);
-    gr_why_u64(step, "limit", limit);
-    gr_why_bool(step, "can_take", win);
+        gr_jw_u64(step, "smallest", terms[nterms - 1]);
+    gr_jw_u64(step, "limit", limit);
+    gr_jw_bool(step, "can_take", win);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Zeckendorf representation: %" PRIu64 " = ", n);
     for (size_t i = 0; i < nterms; i++)
@@ -57,19 +57,19 @@ static void fib_explain(gr_query *q, uint64_t n, uint64_t limit, const uint64_t 
 /* The move that takes `take` of n: move {take, text} and next {n, limit}. */
 static int fib_move(gr_query *q, uint64_t n, uint64_t take)
 {
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *next = move ? gr_ans_next(q) : NULL;
     if (!next)
         return -1;
-    gr_json_add_u64(move, "take", take);
+    gr_jw_u64(move, "take", take);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Take %" PRIu64 " (%" PRIu64 " -> %" PRIu64 "); the opponent may then take up to %"
                 PRIu64 ".", take, n, n - take, 2 * take);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    gr_json_add_u64(next, "n", n - take);
+    gr_jw_str(move, "text", t.buf);
+    gr_jw_u64(next, "n", n - take);
     /* 2t exceeds the API's integer range only when the take empties a heap
      * above 2^62; the limit then no longer matters. */
-    gr_json_add_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
+    gr_jw_u64(next, "limit", take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take);
     return 0;
 }
 

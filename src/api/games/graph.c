@@ -135,9 +135,9 @@ static uint64_t client_id(const graph_input *in, uint32_t v)
     return in->names ? in->names[v] : v;
 }
 
-static cJSON *graph_node_item(const void *ctx, uint32_t v)
+static void graph_node_put(const void *ctx, uint32_t v, gr_jw_node *n, const char *key)
 {
-    return gr_json_u64_item(client_id(ctx, v));
+    gr_jw_u64(n, key, client_id(ctx, v));
 }
 
 static void graph_node_text(const void *ctx, uint32_t v, gr_text *t)
@@ -153,7 +153,7 @@ static int graph_answer(gr_query *q, const graph_input *in, const gr_graph *g, g
     snprintf(board, sizeof board, "a graph with %" PRIu32 " node%s and %zu edge%s", g->nnodes,
              g->nnodes == 1 ? "" : "s", in->nedges, in->nedges == 1 ? "" : "s");
     gr_token_board b = { .graph = g, .at = in->dense + 2 * in->nedges, .ntokens = in->ntokens,
-                         .ctx = in, .node_item = graph_node_item, .node_text = graph_node_text,
+                         .ctx = in, .node_put = graph_node_put, .node_text = graph_node_text,
                          .board = board };
     return sink ? list(q, &b, sink) : gr_token_sum(q, &b);
 }

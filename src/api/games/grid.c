@@ -152,11 +152,11 @@ static gr_status build_board(const grid *g, gr_graph *out)
     return s;
 }
 
-static cJSON *square_item(const void *ctx, uint32_t v)
+static void square_put(const void *ctx, uint32_t v, gr_jw_node *n, const char *key)
 {
     const grid *g = ctx;
     uint64_t rc[2] = { v / g->cols, v % g->cols };
-    return gr_json_u64_array(rc, 2);
+    gr_jw_u64s(n, key, rc, 2);
 }
 
 static void square_text(const void *ctx, uint32_t v, gr_text *t)
@@ -182,7 +182,7 @@ static int read_and_solve(gr_query *q, gr_move_sink *sink, gr_token_list_fn list
         snprintf(name, sizeof name, "a board of %" PRIu64 " x %" PRIu64 " squares with %zu step%s", g.rows,
                  g.cols, g.nsteps, g.nsteps == 1 ? "" : "s");
         gr_token_board b = { .graph = &board, .at = g.at, .ntokens = g.ntokens, .ctx = &g,
-                             .node_item = square_item, .node_text = square_text, .board = name };
+                             .node_put = square_put, .node_text = square_text, .board = name };
         rc = sink ? list(q, &b, sink) : gr_token_sum(q, &b);
     }
     gr_graph_free(&board);

@@ -48,25 +48,25 @@ static int mnk_move(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, un
     char board[GR_MNK_MAX_CELLS + 1];
     if (gr_mnk_play(g, pos, cell, &after) != GR_OK || gr_mnk_render(g, &after, board, sizeof board) != GR_OK)
         return gr_fail(q->err, GR_E_INTERNAL, "board", "a move could not be played; please report this query");
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *next = move ? gr_ans_next(q) : NULL;
     if (!next)
         return gr_oom(q);
-    gr_json_add_u64(move, "cell", cell);
-    gr_json_add_u64(move, "row", cell / g->cols);
-    gr_json_add_u64(move, "col", cell % g->cols);
-    cJSON_AddStringToObject(move, "player", player_name(pos->to_move));
+    gr_jw_u64(move, "cell", cell);
+    gr_jw_u64(move, "row", cell / g->cols);
+    gr_jw_u64(move, "col", cell % g->cols);
+    gr_jw_str(move, "player", player_name(pos->to_move));
     gr_text t = { .len = 0 };
     gr_text_add(&t, "%s plays row %u, column %u (cell %u, counting from 0).", player_name(pos->to_move),
                 cell / g->cols, cell % g->cols, cell);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    cJSON_AddStringToObject(next, "board", board);
+    gr_jw_str(move, "text", t.buf);
+    gr_jw_str(next, "board", board);
     return 0;
 }
 
 static void mnk_explain(gr_query *q, const gr_mnk *g, const gr_mnk_position *pos, const gr_mnk_result *r)
 {
-    cJSON *step = gr_why_step(q, "rule");
+    gr_jw_node *step = gr_why_step(q, "rule");
     if (pos->over) {
         if (pos->winner)
             gr_why_say(q, step, "The game is over: %s has %u in a row.", player_name(pos->winner), g->k);
@@ -110,7 +110,7 @@ static size_t board_moves(const void *ctx, const void *state, gr_score_entry *e,
             gr_score_entries_free(e, n);
             return SIZE_MAX;
         }
-        gr_json_add_u64(one->move, "cell", cell);
+        gr_jw_u64(one->move, "cell", cell);
     }
     return n;
 }
@@ -178,7 +178,7 @@ int gr_mnk_answer(gr_query *q, const gr_mnk *g)
     q->ans.winner = r.value > 0 ? "first" : r.value < 0 ? "second" : "draw";
     q->ans.has_value = true;
     q->ans.value = r.value;
-    q->ans.components = cJSON_CreateArray();
+    gr_ans_components(q);
     mnk_explain(q, g, &pos, &r);
     gr_score_why_account(q, &board_game, g, &pos, r.value, before - q->budget.left);
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;

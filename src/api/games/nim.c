@@ -50,13 +50,13 @@ static void misere_explain(gr_query *q, const uint64_t *piles, size_t n, bool wi
         big += piles[i] > 1;
         ones += piles[i] == 1;
     }
-    cJSON *step = gr_why_step(q, "misere_nim");
+    gr_jw_node *step = gr_why_step(q, "misere_nim");
     if (!step)
         return;
-    gr_why_u64(step, "big", big);
-    gr_why_u64(step, "ones", ones);
-    gr_why_u64(step, "nim_sum", gr_nim_sum(piles, n));
-    gr_why_bool(step, "win", win);
+    gr_jw_u64(step, "big", big);
+    gr_jw_u64(step, "ones", ones);
+    gr_jw_u64(step, "nim_sum", gr_nim_sum(piles, n));
+    gr_jw_bool(step, "win", win);
     gr_text text = { .len = 0 }, *t = &text;
     gr_text_add(t, "Misere nim (the player who cannot move wins). ");
     if (big == 0)

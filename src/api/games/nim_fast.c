@@ -216,12 +216,13 @@ static inline char *put(char *p, const digits *d)
     return p + d->n;
 }
 
-static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
+/* {"pile", "take", "from", "to", "text"}: the move from pile i to to_value. */
+static char *write_move_object(char *p, const nim_body *b, size_t i, uint64_t to_value)
 {
     digits take, to;
     take.n = gr_u64_digits(b->piles[i] - to_value, take.text);
     to.n = gr_u64_digits(to_value, to.text);
-    p = num(LIT(p, ",\"move\":{\"pile\":"), i);
+    p = num(LIT(p, "{\"pile\":"), i);
     p = put(LIT(p, ",\"take\":"), &take);
     p = pile(LIT(p, ",\"from\":"), b, i);
     p = put(LIT(p, ",\"to\":"), &to);
@@ -229,68 +230,76 @@ static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
     p = num(LIT(p, " from pile "), i);
     p = pile(LIT(p, " ("), b, i);
     p = put(LIT(p, " -> "), &to);
-    p = LIT(p, ").\"},\"next\":{\"piles\":[");
+    return LIT(p, ").\"}");
+}
+
+static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
+{
+    p = write_move_object(LIT(p, ",\"move\":"), b, i, to_value);
+    p = LIT(p, ",\"next\":{\"piles\":[");
     for (size_t k = 0; k < b->n; k++) {
         if (k)
             *p++ = ',';
-        p = k == i ? put(p, &to) : pile(p, b, k);
+        if (k != i) {
+            p = pile(p, b, k);
+        } else {
+            digits to;
+            to.n = gr_u64_digits(to_value, to.text);
+            p = put(p, &to);
+        }
     }
     return LIT(p, "]}");
 }
 
-/* Room for one entry of "winning_moves" ({"move": ..., "next": ...}) of n piles. */
-#define WINNING_ROOM(n) (256u + 24u * (n) + PILE_SLOT)
+/* Room for one move object of "winning_moves". */
+#define WINNING_ROOM (160u + PILE_SLOT)
 
 /* The answer without "why" and "explanation" takes at most half of
- * GR_NIM_FAST_MAX_ANSWER; those two (at most 64-bit columns and 16 options
- * for at most 12 piles, an explanation of at most 1023 characters) take
- * well under the other half, which tests/test_nim_fast.c checks on the
- * widest positions. */
-_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM(GR_NIM_FAST_MAX_PILES)
+ * GR_NIM_FAST_MAX_ANSWER; those two (a 64-bit column for each of at most
+ * 12 piles, an explanation of at most 1023 characters) take well under
+ * the other half, which tests/test_nim_fast.c checks on the widest
+ * positions. */
+_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM
                    <= GR_NIM_FAST_MAX_ANSWER / 2,
                "GR_NIM_FAST_MAX_ANSWER must cover every answer");
 
 /* ,"winning_moves":{...}: one move per pile that holds the nim-sum's
- * highest bit, as the winning hook lists them (api/winning.h). */
-static bool write_winning(gr_buf *out, const nim_body *b, uint64_t x)
+ * highest bit, as the winning hook counts them (api/winning.h), those
+ * besides the answer's own (pile `answered`) listed. */
+static bool write_winning(gr_buf *out, const nim_body *b, uint64_t x, size_t answered)
 {
     size_t total = 0;
     for (size_t k = 0; x && k < b->n; k++)
         total += (b->piles[k] ^ x) < b->piles[k];
-    if (!gr_buf_grow(out, 64 + total * WINNING_ROOM(b->n)))
+    if (!gr_buf_grow(out, 64 + total * WINNING_ROOM))
         return false;
     char *p = out->data + out->len;
     p = num(LIT(p, ",\"winning_moves\":{\"total\":"), total);
-    p = LIT(p, ",\"moves\":[");
+    p = LIT(p, ",\"others\":[");
     for (size_t k = 0, listed = 0; total && k < b->n; k++) {
-        if ((b->piles[k] ^ x) >= b->piles[k])
+        if (k == answered || (b->piles[k] ^ x) >= b->piles[k])
             continue;
-        char *entry = p + (listed++ ? 1 : 0);
-        *p = ',';
-        p = write_move(entry, b, k, b->piles[k] ^ x);
-        *entry = '{'; /* write_move begins ,"move": */
-        *p++ = '}';
+        if (listed++)
+            *p++ = ',';
+        p = write_move_object(p, b, k, b->piles[k] ^ x);
     }
     p = LIT(p, "]}");
     out->len = (size_t)(p - out->data);
     return true;
 }
 
-/* "why" and "explanation", built by the general path's own account. */
+/* "why" and "explanation", written by the general path's own account. */
 static bool write_why(gr_buf *out, const nim_body *b)
 {
     gr_query q;
     memset(&q, 0, sizeof q);
     gr_nim_why(&q, b->piles, b->n);
     gr_buf_str(out, ",\"why\":");
-    if (q.ans.why)
-        gr_buf_json(out, q.ans.why);
-    else
-        gr_buf_str(out, "{\"steps\":[]}");
+    gr_jw_append(out, &q.ans.why, "{\"steps\":[]}");
     gr_buf_str(out, ",\"explanation\":");
     gr_buf_json_string(out, q.ans.explanation.buf);
     gr_buf_put(out, "}", 1);
-    cJSON_Delete(q.ans.why);
+    gr_jw_free(&q.ans.why);
     return !out->oom;
 }
 
@@ -323,7 +332,7 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     if (b.slim)
         *p++ = '}';
     out->len = (size_t)(p - out->data);
-    if (!b.slim && !(write_winning(out, &b, x) && write_why(out, &b))) {
+    if (!b.slim && !(write_winning(out, &b, x, x ? i : b.n) && write_why(out, &b))) {
         out->len = start;
         out->oom = false;
         return false;

@@ -63,19 +63,16 @@ void gr_score_answer(gr_query *q, gr_i128 value, const char *what)
 {
     q->ans.has_value = true;
     q->ans.value = value;
-    q->ans.components = cJSON_CreateArray();
+    gr_ans_components(q);
     gr_why_say(q, gr_why_step(q, "rule"), "%s", what);
 }
 
 /* next.stones = stones[from .. from + n). */
 int gr_score_next_stones(gr_query *q, const int64_t *stones, size_t from, size_t n)
 {
-    cJSON *next = gr_ans_next(q);
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "stones") : NULL;
-    if (!arr)
-        return gr_oom(q);
+    gr_jw_node *arr = gr_jw_array(gr_ans_next(q), "stones");
     for (size_t i = from; i < from + n; i++)
-        cJSON_AddItemToArray(arr, gr_json_i128_item(stones[i]));
+        gr_jw_i128(arr, NULL, stones[i]);
     return 0;
 }
 

@@ -27,9 +27,8 @@ void gr_score_why_settle(gr_query *q, const gr_score_share *share)
 gr_score_entry *gr_score_entry_add(gr_score_entry *entries, size_t *n, const char *fmt, ...)
 {
     gr_score_entry *e = &entries[*n];
-    e->move = cJSON_CreateObject();
-    if (!e->move)
-        return NULL;
+    e->w = (gr_jw){ .depth = 0 };
+    e->move = gr_jw_begin(&e->w, '{');
     e->value = 0;
     va_list ap;
     va_start(ap, fmt);
@@ -42,7 +41,7 @@ gr_score_entry *gr_score_entry_add(gr_score_entry *entries, size_t *n, const cha
 void gr_score_entries_free(gr_score_entry *entries, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        cJSON_Delete(entries[i].move);
+        gr_jw_free(&entries[i].w);
 }
 
 /* "+1", "0", "-7": a value in a sentence. */
@@ -53,25 +52,24 @@ static void signed_text(gr_text *t, gr_i128 v)
     gr_text_add(t, "%s%s", v > 0 ? "+" : "", digits);
 }
 
-/* Appends {move, value} to list, taking e->move. */
-static cJSON *push_entry(cJSON *list, gr_score_entry *e)
+/* Appends {move, value} to list. */
+static gr_jw_node *push_entry(gr_jw_node *list, gr_score_entry *e)
 {
-    cJSON *o = gr_why_push(list);
-    if (o && e->move) {
-        cJSON_AddItemToObject(o, "move", e->move);
-        e->move = NULL;
-    }
-    gr_why_i128(o, "value", e->value);
+    gr_jw_node *o = gr_jw_object(list, NULL);
+    gr_jw_end(&e->w);
+    if (e->w.out.len)
+        gr_jw_raw(o, "move", e->w.out.data, e->w.out.len);
+    gr_jw_i128(o, "value", e->value);
     return o;
 }
 
 void gr_score_why_moves(gr_query *q, gr_score_entry *entries, size_t n, size_t legal, bool complete,
                         gr_i128 best, const char *unit)
 {
-    cJSON *step = gr_why_step(q, "move_values");
+    gr_jw_node *step = gr_why_step(q, "move_values");
     if (!step)
         return;
-    cJSON *list = gr_why_array(step, "moves");
+    gr_jw_node *list = gr_jw_array(step, "moves");
     gr_text t = { .len = 0 };
     gr_text_add(&t, "The %s each legal move gives its mover: ", unit);
     for (size_t i = 0; i < n; i++) {
@@ -81,9 +79,9 @@ void gr_score_why_moves(gr_query *q, gr_score_entry *entries, size_t n, size_t l
     }
     if (!complete)
         gr_text_add(&t, "%s(the other moves were not valued within the compute budget)", n ? " " : "");
-    gr_why_u64(step, "legal", legal);
-    gr_why_i128(step, "best", best);
-    gr_why_bool(step, "complete", complete);
+    gr_jw_u64(step, "legal", legal);
+    gr_jw_i128(step, "best", best);
+    gr_jw_bool(step, "complete", complete);
     if (legal == 0) {
         t.len = 0;
         gr_text_add(&t, "No legal move: the game is over, with value ");
@@ -96,19 +94,19 @@ void gr_score_why_moves(gr_query *q, gr_score_entry *entries, size_t n, size_t l
 
 void gr_score_why_line(gr_query *q, gr_score_entry *line, size_t n, bool complete, const char *unit)
 {
-    cJSON *step = gr_why_step(q, "principal_variation");
+    gr_jw_node *step = gr_why_step(q, "principal_variation");
     if (!step)
         return;
-    cJSON *plies = gr_why_array(step, "plies");
+    gr_jw_node *plies = gr_jw_array(step, "plies");
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Best play from here, each move with the %s it gives its mover: ", unit);
     for (size_t i = 0; i < n; i++) {
         gr_text_add(&t, "%s%zu. %s: ", i ? ", " : "", i + 1, line[i].label);
         signed_text(&t, line[i].value);
-        gr_why_u64(push_entry(plies, &line[i]), "ply", i + 1);
+        gr_jw_u64(push_entry(plies, &line[i]), "ply", i + 1);
     }
-    gr_why_u64(step, "length", n);
-    gr_why_bool(step, "complete", complete);
+    gr_jw_u64(step, "length", n);
+    gr_jw_bool(step, "complete", complete);
     if (n == 0 && complete)
         gr_why_say(q, step, "No line of play is left: the game is over.");
     else if (complete)
@@ -135,7 +133,7 @@ static bool value_all(const gr_score_game *g, const void *ctx, const void *s, gr
             break;
     }
     for (size_t i = *n; i < *legal; i++)
-        cJSON_Delete(e[i].move);
+        gr_jw_free(&e[i].w);
     return *n == *legal;
 }
 
@@ -155,7 +153,7 @@ static bool walk_line(const gr_score_game *g, const void *ctx, const void *start
         if (!stop) {
             line[*n] = scratch[i];
             line[*n].value = v;
-            scratch[i].move = NULL;
+            scratch[i].w = (gr_jw){ .depth = 0 }; /* line[*n] owns its text now */
             (*n)++;
             g->play(ctx, s, i);
         }

@@ -24,7 +24,8 @@
  * move's key members as the game's "move" writes them ({"cell": 4},
  * {"take": "first"}), `label` names it in a sentence ("row 1, column 1"). */
 typedef struct gr_score_entry {
-    cJSON *move;
+    gr_jw w;          /* move's writer, which owns its text */
+    gr_jw_node *move; /* its root, while the game fills it */
     gr_i128 value;
     char label[48];
 } gr_score_entry;
@@ -42,8 +43,7 @@ gr_score_share gr_score_why_budget(gr_query *q, uint64_t spent);
 void gr_score_why_settle(gr_query *q, const gr_score_share *share);
 
 /* entries[0 .. n): a new move with `label` (printf format) and an empty
- * "move" object (NULL when memory runs out); the caller fills value and
- * the object's members. */
+ * "move" object; the caller fills value and the object's members. */
 gr_score_entry *gr_score_entry_add(gr_score_entry *entries, size_t *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void gr_score_entries_free(gr_score_entry *entries, size_t n);

@@ -14,15 +14,14 @@
 
 static int stair_components(gr_query *q, const uint64_t *stairs, size_t n)
 {
-    if (gr_ans_components(q))
-        return -1;
+    gr_ans_components(q);
     for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
+        gr_jw_node *c = gr_ans_component(q);
         if (!c)
             return -1;
-        gr_json_add_u64(c, "stair", i);
-        gr_json_add_u64(c, "coins", stairs[i]);
-        gr_json_add_u64(c, "grundy", (i & 1) ? stairs[i] : 0);
+        gr_jw_u64(c, "stair", i);
+        gr_jw_u64(c, "coins", stairs[i]);
+        gr_jw_u64(c, "grundy", (i & 1) ? stairs[i] : 0);
     }
     return 0;
 }
@@ -62,18 +61,18 @@ static bool representable_move(const uint64_t *stairs, size_t n, uint64_t x, gr_
 
 static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_stair_move *m)
 {
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
-    gr_json_add_u64(move, "from", m->from);
-    gr_json_add_u64(move, "to", m->from - 1);
-    gr_json_add_u64(move, "count", m->count);
+    gr_jw_u64(move, "from", m->from);
+    gr_jw_u64(move, "to", m->from - 1);
+    gr_jw_u64(move, "count", m->count);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Move %" PRIu64 " coin%s from stair %zu down to stair %zu.", m->count,
                 m->count == 1 ? "" : "s", m->from, m->from - 1);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    cJSON *next = gr_ans_next(q);
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "stairs") : NULL;
+    gr_jw_str(move, "text", t.buf);
+    gr_jw_node *next = gr_ans_next(q);
+    gr_jw_node *arr = next ? gr_jw_array(next, "stairs") : NULL;
     if (!arr)
         return gr_oom(q);
     for (size_t i = 0; i < n; i++) {
@@ -82,7 +81,7 @@ static int stair_move(gr_query *q, const uint64_t *stairs, size_t n, const gr_st
             v -= m->count;
         else if (i + 1 == m->from)
             v += m->count; /* cannot overflow: see representable_move and list_stair */
-        cJSON_AddItemToArray(arr, gr_json_u64_item(v));
+        gr_jw_u64(arr, NULL, v);
     }
     return 0;
 }
@@ -108,11 +107,11 @@ static void explain_odd_stairs(gr_query *q, const uint64_t *stairs, size_t n, ui
             index[k] = 2 * k + 1;
             coins[k] = stairs[2 * k + 1];
         }
-        cJSON *step = gr_why_step(q, "staircase");
+        gr_jw_node *step = gr_why_step(q, "staircase");
         size_t listed = odd < GR_WHY_LISTED ? odd : GR_WHY_LISTED;
-        gr_why_u64(step, "odd_stairs_total", odd);
-        gr_why_u64s(step, "odd_stairs", index, listed);
-        gr_why_u64s(step, "coins", coins, listed);
+        gr_jw_u64(step, "odd_stairs_total", odd);
+        gr_jw_u64s(step, "odd_stairs", index, listed);
+        gr_jw_u64s(step, "coins", coins, listed);
         gr_why_say(q, step, "Staircase nim is nim on the odd-numbered stairs (stair 0 is the floor): "
                    "coins moved from an even stair to an odd one can be moved straight on, so each odd "
                    "stair is a heap of its coins.");
@@ -125,11 +124,11 @@ static void explain_odd_stairs(gr_query *q, const uint64_t *stairs, size_t n, ui
 /* "stair_move": {from, to, count, odd}: the move that makes the nim-sum 0. */
 static void explain_stair_move(gr_query *q, const gr_stair_move *m)
 {
-    cJSON *step = gr_why_step(q, "stair_move");
-    gr_why_u64(step, "from", m->from);
-    gr_why_u64(step, "to", m->from - 1);
-    gr_why_u64(step, "count", m->count);
-    gr_why_bool(step, "odd", m->from & 1);
+    gr_jw_node *step = gr_why_step(q, "stair_move");
+    gr_jw_u64(step, "from", m->from);
+    gr_jw_u64(step, "to", m->from - 1);
+    gr_jw_u64(step, "count", m->count);
+    gr_jw_bool(step, "odd", m->from & 1);
     gr_why_say(q, step, "%s", (m->from & 1)
                ? "The player to move wins by moving coins off an odd stair."
                : "The player to move wins by moving coins from an even stair onto the odd stair below "

@@ -14,14 +14,14 @@
 /* The move taking the first `take` piles (1 <= take <= n) and the row after it. */
 static int front3_move(gr_query *q, const int64_t *stones, size_t n, unsigned take)
 {
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
-    gr_json_add_u64(move, "take", take);
-    gr_json_add_i128(move, "stones", gr_score_sum(stones, take));
+    gr_jw_u64(move, "take", take);
+    gr_jw_i128(move, "stones", gr_score_sum(stones, take));
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Take the first %u pile%s.", take, take == 1 ? "" : "s");
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
     return gr_score_next_stones(q, stones, take, n - take);
 }
 
@@ -45,7 +45,7 @@ static size_t front3_moves(const void *ctx, const void *state, gr_score_entry *e
             gr_score_entries_free(e, n);
             return SIZE_MAX;
         }
-        gr_json_add_u64(one->move, "take", take);
+        gr_jw_u64(one->move, "take", take);
     }
     return n;
 }

@@ -13,17 +13,17 @@
 
 static int prefix_move(gr_query *q, const int64_t *stones, size_t n, uint64_t m, uint64_t take)
 {
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
-    gr_json_add_u64(move, "take", take);
-    gr_json_add_i128(move, "stones", gr_score_sum(stones, (size_t)take));
+    gr_jw_u64(move, "take", take);
+    gr_jw_i128(move, "stones", gr_score_sum(stones, (size_t)take));
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Take the first %" PRIu64 " pile%s.", take, take == 1 ? "" : "s");
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
     if (gr_score_next_stones(q, stones, (size_t)take, n - (size_t)take))
         return -1;
-    gr_json_add_u64(q->ans.next, "m", take > m ? take : m);
+    gr_jw_u64(&q->ans.next.node[1], "m", take > m ? take : m);
     return 0;
 }
 
@@ -78,7 +78,7 @@ static size_t prefix_moves(const void *ctx, const void *state, gr_score_entry *e
             gr_score_entries_free(e, n);
             return SIZE_MAX;
         }
-        gr_json_add_u64(one->move, "take", take);
+        gr_jw_u64(one->move, "take", take);
     }
     return n;
 }

@@ -14,16 +14,16 @@
 static int row_move(gr_query *q, const int64_t *stones, size_t n, gr_row_end end)
 {
     size_t pile = end == GR_ROW_FIRST ? 0 : n - 1;
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
-    cJSON_AddStringToObject(move, "take", end == GR_ROW_FIRST ? "first" : "last");
-    gr_json_add_u64(move, "pile", pile);
-    gr_json_add_i128(move, "stones", stones[pile]);
+    gr_jw_str(move, "take", end == GR_ROW_FIRST ? "first" : "last");
+    gr_jw_u64(move, "pile", pile);
+    gr_jw_i128(move, "stones", stones[pile]);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Take the %s pile (%" PRId64 " %s).", end == GR_ROW_FIRST ? "first" : "last",
                 stones[pile], stones[pile] == 1 ? "stone" : "stones");
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
     return gr_score_next_stones(q, stones, end == GR_ROW_FIRST ? 1 : 0, n - 1);
 }
 
@@ -47,7 +47,7 @@ static size_t row_moves(const void *ctx, const void *state, gr_score_entry *e, s
             gr_score_entries_free(e, n);
             return SIZE_MAX;
         }
-        cJSON_AddStringToObject(one->move, "take", i == 0 ? "first" : "last");
+        gr_jw_str(one->move, "take", i == 0 ? "first" : "last");
     }
     return n;
 }

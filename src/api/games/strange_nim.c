@@ -61,16 +61,16 @@ static gr_status strange_remote(const void *ctx, size_t pile, uint64_t n, gr_bud
     return gr_heap_remoteness(&game, n, b, r, mv);
 }
 
-static cJSON *strange_item(const void *ctx, size_t pile, uint64_t size)
+static void strange_put(const void *ctx, size_t pile, uint64_t size, gr_jw_node *array)
 {
     const strange_ctx *c = ctx;
     uint64_t pair[2] = { size, c->k[pile] };
-    return gr_json_u64_array(pair, 2);
+    gr_jw_u64s(array, NULL, pair, 2);
 }
 
-static void strange_facts(const void *ctx, size_t pile, cJSON *component)
+static void strange_facts(const void *ctx, size_t pile, gr_jw_node *component)
 {
-    gr_json_add_u64(component, "k", ((const strange_ctx *)ctx)->k[pile]);
+    gr_jw_u64(component, "k", ((const strange_ctx *)ctx)->k[pile]);
 }
 
 static int read_pile(gr_query *q, const cJSON *item, size_t i, uint64_t *x, uint64_t *k)
@@ -123,7 +123,7 @@ static int read_piles(gr_query *q, uint64_t **x, uint64_t **k, size_t *n)
  * grundy}: g(x) = x/k when k divides x, else g(x - floor(x/k) - 1). */
 static void explain_formula(gr_query *q, size_t pile, uint64_t x, uint64_t k)
 {
-    cJSON *step = gr_why_step(q, "strange_formula");
+    gr_jw_node *step = gr_why_step(q, "strange_formula");
     if (!step)
         return;
     uint64_t walk[FORMULA_TERMS];
@@ -134,17 +134,17 @@ static void explain_formula(gr_query *q, size_t pile, uint64_t x, uint64_t k)
         walk[n++] = x;
     }
     bool done = x % k == 0;
-    gr_why_u64(step, "pile", pile);
-    gr_why_u64(step, "x", walk[0]);
-    gr_why_u64(step, "k", k);
-    gr_why_u64s(step, "walk", walk, n);
-    gr_why_bool(step, "walk_complete", done);
+    gr_jw_u64(step, "pile", pile);
+    gr_jw_u64(step, "x", walk[0]);
+    gr_jw_u64(step, "k", k);
+    gr_jw_u64s(step, "walk", walk, n);
+    gr_jw_bool(step, "walk_complete", done);
     gr_text t = { .len = 0 };
     for (size_t i = 0; i < n; i++)
         gr_text_add(&t, "%sg(%" PRIu64 ")", i ? " = " : "", walk[i]);
     if (done) {
-        gr_why_u64(step, "ends_at", x);
-        gr_why_u64(step, "grundy", x / k);
+        gr_jw_u64(step, "ends_at", x);
+        gr_jw_u64(step, "grundy", x / k);
         gr_why_say(q, step, "Pile %zu, [%" PRIu64 ", %" PRIu64 "]: %s = %" PRIu64 " / %" PRIu64 " = %" PRIu64
                    " (each step x -> x - floor(x/k) - 1 until k divides x).", pile, walk[0], k, t.buf, x, k,
                    x / k);
@@ -165,7 +165,7 @@ static int analyze_strange_nim(gr_query *q)
         gr_heap_rules rules = { .ctx = &ctx, .value = strange_value, .move = strange_move,
                                 .name = "Strange nim: g(x) = x/k when k divides x, else "
                                         "g(x - floor(x/k) - 1)",
-                                .remote = strange_remote, .pile_item = strange_item,
+                                .remote = strange_remote, .pile_put = strange_put,
                                 .pile_facts = strange_facts };
         rc = gr_heap_sum(q, x, n, &rules);
         for (size_t i = 0; rc == 0 && i < n && i < FORMULA_PILES; i++)
@@ -197,7 +197,7 @@ static int moves_strange_nim(gr_query *q, gr_move_sink *sink)
     int rc = read_piles(q, &x, &k, &n);
     if (rc == 0) {
         strange_ctx ctx = { k, &q->budget };
-        gr_heap_rules rules = { .ctx = &ctx, .pile_item = strange_item };
+        gr_heap_rules rules = { .ctx = &ctx, .pile_put = strange_put };
         gr_heap_options o = { .ctx = &ctx, .count = strange_count, .at = strange_at };
         rc = gr_heap_moves(q, x, n, &rules, &o, sink);
     }

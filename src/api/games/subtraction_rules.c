@@ -164,11 +164,11 @@ static int single_heap(gr_query *q, rule_ctx *c, const uint64_t *piles)
     q->ans.winner = win ? "first" : "second";
     if (gr_pile_components(q, piles, 1, NULL))
         return -1;
-    cJSON *step = gr_why_step(q, "outcome_table");
-    gr_why_str(step, "rule", gr_rule_name(c->rule));
-    gr_why_u64(step, "heap", piles[0]);
-    gr_why_u64(step, "grundy_bound", c->grundy.count);
-    gr_why_bool(step, "win", win);
+    gr_jw_node *step = gr_why_step(q, "outcome_table");
+    gr_jw_str(step, "rule", gr_rule_name(c->rule));
+    gr_jw_u64(step, "heap", piles[0]);
+    gr_jw_u64(step, "grundy_bound", c->grundy.count);
+    gr_jw_bool(step, "win", win);
     gr_why_say(q, step, "Subtraction game with S = the %s. Heap %" PRIu64 " is past the "
                 "precomputed Grundy values (heaps below %" PRIu64 "), so it is decided from the "
                 "precomputed win/loss table: it is %s.", gr_rule_name(c->rule), piles[0],

@@ -12,10 +12,10 @@
 static int wythoff_move(gr_query *q, const uint64_t p[2], const uint64_t to[2])
 {
     uint64_t take[2] = { p[0] - to[0], p[1] - to[1] };
-    cJSON *move = gr_ans_move(q);
+    gr_jw_node *move = gr_ans_move(q);
     if (!move)
         return -1;
-    cJSON_AddItemToObject(move, "take", gr_json_u64_array(take, 2));
+    gr_jw_u64s(move, "take", take, 2);
     gr_text t = { .len = 0 };
     if (take[0] && take[1])
         gr_text_add(&t, "Take %" PRIu64 " from both piles (%" PRIu64 ", %" PRIu64 " -> %" PRIu64
@@ -24,11 +24,11 @@ static int wythoff_move(gr_query *q, const uint64_t p[2], const uint64_t to[2])
         gr_text_add(&t, "Take %" PRIu64 " from pile %d (%" PRIu64 ", %" PRIu64 " -> %" PRIu64
                     ", %" PRIu64 ").", take[0] ? take[0] : take[1], take[0] ? 0 : 1, p[0], p[1],
                     to[0], to[1]);
-    cJSON_AddStringToObject(move, "text", t.buf);
-    cJSON *next = gr_ans_next(q);
+    gr_jw_str(move, "text", t.buf);
+    gr_jw_node *next = gr_ans_next(q);
     if (!next)
         return -1;
-    cJSON_AddItemToObject(next, "piles", gr_json_u64_array(to, 2));
+    gr_jw_u64s(next, "piles", to, 2);
     return 0;
 }
 
@@ -41,10 +41,10 @@ static int wythoff_grundy(gr_query *q, const uint64_t p[2])
         g = small;
     else
         s = gr_wythoff_grundy(p[0], p[1], &q->budget, &g);
-    cJSON *c = gr_ans_single(q, s, g, "piles", "the Grundy value of this Wythoff position");
+    gr_jw_node *c = gr_ans_single(q, s, g, "piles", "the Grundy value of this Wythoff position");
     if (!c)
         return -1;
-    cJSON_AddItemToObject(c, "piles", gr_json_u64_array(p, 2));
+    gr_jw_u64s(c, "piles", p, 2);
     gr_add_grundy(q, c);
     return 0;
 }
@@ -82,14 +82,14 @@ static uint64_t partner(uint64_t v)
 static void explain_pair(gr_query *q, const uint64_t p[2], bool win)
 {
     uint64_t k = p[0] < p[1] ? p[1] - p[0] : p[0] - p[1], a = gr_wythoff_lower(k);
-    cJSON *step = gr_why_step(q, "wythoff_pair");
-    gr_why_u64s(step, "piles", p, 2);
-    gr_why_u64(step, "k", k);
-    gr_why_u64(step, "a_k", a);
-    gr_why_u64(step, "b_k", a + k);
-    gr_why_bool(step, "losing", !win);
+    gr_jw_node *step = gr_why_step(q, "wythoff_pair");
+    gr_jw_u64s(step, "piles", p, 2);
+    gr_jw_u64(step, "k", k);
+    gr_jw_u64(step, "a_k", a);
+    gr_jw_u64(step, "b_k", a + k);
+    gr_jw_bool(step, "losing", !win);
     if (q->ans.grundy_known)
-        gr_why_u64(step, "grundy", q->ans.grundy);
+        gr_jw_u64(step, "grundy", q->ans.grundy);
     gr_why_say(q, step, "The losing positions are (a_k, b_k) = (floor(k * phi), floor(k * phi^2)) = (a_k, "
                "a_k + k), computed exactly with integer square roots. Here k = %" PRIu64 " (the "
                "difference), a_k = %" PRIu64 " and b_k = %" PRIu64 ", so (%" PRIu64 ", %" PRIu64 ") is %s.%s",
@@ -102,11 +102,11 @@ static void explain_pair(gr_query *q, const uint64_t p[2], bool win)
 static void explain_target(gr_query *q, const uint64_t to[2])
 {
     uint64_t k = to[0] < to[1] ? to[1] - to[0] : to[0] - to[1], a = gr_wythoff_lower(k);
-    cJSON *step = gr_why_step(q, "wythoff_target");
-    gr_why_u64s(step, "to", to, 2);
-    gr_why_u64(step, "k", k);
-    gr_why_u64(step, "a_k", a);
-    gr_why_u64(step, "b_k", a + k);
+    gr_jw_node *step = gr_why_step(q, "wythoff_target");
+    gr_jw_u64s(step, "to", to, 2);
+    gr_jw_u64(step, "k", k);
+    gr_jw_u64(step, "a_k", a);
+    gr_jw_u64(step, "b_k", a + k);
     gr_why_say(q, step, "Move to the losing position (%" PRIu64 ", %" PRIu64 "): the pair for k = %" PRIu64
                ", a_k = %" PRIu64 ".", to[0], to[1], k, a);
 }

@@ -46,24 +46,24 @@ static void list_facts(gr_text *t, const uint64_t *v, size_t n)
 /* The step's exact facts: the per-component facts (the first
  * GR_WHY_LISTED), their least, the outcome and the components a winning
  * move changes. */
-static cJSON *compound_step(gr_query *q, const uint64_t *facts, size_t n, bool win, const char *key)
+static gr_jw_node *compound_step(gr_query *q, const uint64_t *facts, size_t n, bool win, const char *key)
 {
-    cJSON *step = gr_why_step(q, gr_compound_name(q->compound));
+    gr_jw_node *step = gr_why_step(q, gr_compound_name(q->compound));
     if (!step)
         return NULL;
     size_t listed = n < GR_WHY_LISTED ? n : GR_WHY_LISTED;
     uint64_t m = least(facts, n);
-    gr_why_u64(step, "components", n);
-    gr_why_u64s(step, key, facts, listed);
-    gr_why_u64(step, "least", m);
-    gr_why_bool(step, "win", win);
-    cJSON *moved = gr_why_array(step, "moved");
+    gr_jw_u64(step, "components", n);
+    gr_jw_u64s(step, key, facts, listed);
+    gr_jw_u64(step, "least", m);
+    gr_jw_bool(step, "win", win);
+    gr_jw_node *moved = gr_jw_array(step, "moved");
     uint64_t goal = q->compound == GR_SELECTIVE ? 0 : m;
     size_t shown = 0;
     for (size_t i = 0; win && moved && i < n && shown < GR_WHY_LISTED; i++) {
         if (q->compound != GR_CONJUNCTIVE && facts[i] == goal)
             continue;
-        cJSON_AddItemToArray(moved, gr_json_u64_item(i));
+        gr_jw_u64(moved, NULL, i);
         shown++;
     }
     return step;
@@ -71,7 +71,7 @@ static cJSON *compound_step(gr_query *q, const uint64_t *facts, size_t n, bool w
 
 void gr_compound_explain(gr_query *q, const uint64_t *facts, size_t n, const char *what, bool win)
 {
-    cJSON *step = compound_step(q, facts, n, win, q->compound == GR_CONJUNCTIVE ? "remoteness" : "values");
+    gr_jw_node *step = compound_step(q, facts, n, win, q->compound == GR_CONJUNCTIVE ? "remoteness" : "values");
     if (!step)
         return;
     gr_text t = { .len = 0 };

@@ -28,28 +28,17 @@ uint64_t gr_max_u64(const uint64_t *v, size_t n)
     return m;
 }
 
-void gr_text_nim_sum(gr_text *t, const uint64_t *values, size_t n, uint64_t x)
-{
-    enum { SHOWN = 12 };
-    if (n == 0) {
-        gr_text_add(t, "(no piles) = 0");
-        return;
-    }
-    for (size_t i = 0; i < n && i < SHOWN; i++)
-        gr_text_add(t, "%s%" PRIu64, i ? " ^ " : "", values[i]);
-    if (n > SHOWN)
-        gr_text_add(t, " ^ ... (%zu values)", n);
-    gr_text_add(t, " = %" PRIu64, x);
-}
-
 /* Appends pile p as it stands after mv (NULL: untouched); an emptied pile
  * stays as 0 and a split pile becomes its two parts, in place. */
-static void append_size(cJSON *arr, const gr_heap_rules *r, size_t i, uint64_t size)
+static void append_size(gr_jw_node *arr, const gr_heap_rules *r, size_t i, uint64_t size)
 {
-    cJSON_AddItemToArray(arr, r && r->pile_item ? r->pile_item(r->ctx, i, size) : gr_json_u64_item(size));
+    if (r && r->pile_put)
+        r->pile_put(r->ctx, i, size, arr);
+    else
+        gr_jw_u64(arr, NULL, size);
 }
 
-static void append_pile(cJSON *arr, const gr_heap_rules *r, size_t i, uint64_t p, const gr_heap_move *mv)
+static void append_pile(gr_jw_node *arr, const gr_heap_rules *r, size_t i, uint64_t p, const gr_heap_move *mv)
 {
     if (!mv) {
         append_size(arr, r, i, p);
@@ -61,106 +50,39 @@ static void append_pile(cJSON *arr, const gr_heap_rules *r, size_t i, uint64_t p
         append_size(arr, r, i, mv->part[j]);
 }
 
-static cJSON *next_piles_array(gr_query *q)
+static gr_jw_node *next_piles_array(gr_query *q)
 {
-    cJSON *next = gr_ans_next(q);
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "piles") : NULL;
-    if (!arr)
-        gr_oom(q);
-    return arr;
-}
-
-/* The text forms below write what the cJSON forms beside them build, for
- * the games whose piles are plain sizes (no pile_item, no pile_facts). */
-static void put_u64_member(gr_buf *o, const char *key_and_colon, uint64_t v)
-{
-    gr_buf_str(o, key_and_colon);
-    gr_buf_u64(o, v);
-}
-
-static int next_piles_text(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv)
-{
-    gr_buf *o = &q->ans.next_json;
-    gr_buf_str(o, "{\"piles\":[");
-    for (size_t k = 0; k < n; k++) {
-        if (k)
-            gr_buf_put(o, ",", 1);
-        if (k != i) {
-            gr_buf_u64(o, piles[k]);
-            continue;
-        }
-        if (mv->nparts == 0)
-            gr_buf_put(o, "0", 1);
-        for (unsigned j = 0; j < mv->nparts; j++)
-            put_u64_member(o, j ? "," : "", mv->part[j]);
-    }
-    gr_buf_put(o, "]}", 2);
-    return o->oom ? gr_oom(q) : 0;
+    return gr_jw_array(gr_ans_next(q), "piles");
 }
 
 static int next_piles(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
                       const gr_heap_rules *r)
 {
-    if (!(r && r->pile_item))
-        return next_piles_text(q, piles, n, i, mv);
-    cJSON *arr = next_piles_array(q);
-    if (!arr)
-        return -1;
+    gr_jw_node *arr = next_piles_array(q);
     for (size_t k = 0; k < n; k++)
         append_pile(arr, r, k, piles[k], k == i ? mv : NULL);
     return 0;
-}
-
-static int components_text(gr_query *q, const uint64_t *piles, size_t n, const char *key,
-                           const uint64_t *values, const gr_seq *period)
-{
-    gr_buf *o = &q->ans.components_json;
-    gr_buf_put(o, "[", 1);
-    for (size_t i = 0; i < n; i++) {
-        put_u64_member(o, i ? ",{\"pile\":" : "{\"pile\":", i);
-        put_u64_member(o, ",\"size\":", piles[i]);
-        gr_buf_str(o, ",\"");
-        gr_buf_str(o, key);
-        gr_buf_str(o, "\":");
-        if (values)
-            gr_buf_u64(o, values[i]);
-        else
-            gr_buf_put(o, "null", 4);
-        if (period) {
-            put_u64_member(o, ",\"period\":{\"preperiod\":", period->preperiod);
-            put_u64_member(o, ",\"period\":", period->period);
-            gr_buf_put(o, "}", 1);
-        }
-        gr_buf_put(o, "}", 1);
-    }
-    gr_buf_put(o, "]", 1);
-    return o->oom ? gr_oom(q) : 0;
 }
 
 static int pile_components(gr_query *q, const uint64_t *piles, size_t n, const char *key,
                            const uint64_t *values, const gr_heap_rules *r)
 {
     bool period = r && key[0] == 'g' && r->seq && r->seq->periodic;
-    if (!(r && r->pile_facts))
-        return components_text(q, piles, n, key, values, period ? r->seq : NULL);
-    if (gr_ans_components(q))
-        return -1;
+    gr_jw_node *arr = gr_ans_components(q);
     for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
-        if (!c)
-            return -1;
-        gr_json_add_u64(c, "pile", i);
-        gr_json_add_u64(c, "size", piles[i]);
+        gr_jw_node *c = gr_jw_object(arr, NULL);
+        gr_jw_u64(c, "pile", i);
+        gr_jw_u64(c, "size", piles[i]);
         if (r && r->pile_facts)
             r->pile_facts(r->ctx, i, c);
         if (values)
-            gr_json_add_u64(c, key, values[i]);
+            gr_jw_u64(c, key, values[i]);
         else
-            cJSON_AddNullToObject(c, key);
+            gr_jw_null(c, key);
         if (period) {
-            cJSON *p = cJSON_AddObjectToObject(c, "period");
-            gr_json_add_u64(p, "preperiod", r->seq->preperiod);
-            gr_json_add_u64(p, "period", r->seq->period);
+            gr_jw_node *p = gr_jw_object(c, "period");
+            gr_jw_u64(p, "preperiod", r->seq->preperiod);
+            gr_jw_u64(p, "period", r->seq->period);
         }
     }
     return 0;
@@ -185,15 +107,15 @@ static void move_text(gr_text *t, size_t i, uint64_t n, const gr_heap_move *mv)
                     n - mv->take);
 }
 
-static void add_move_fields(cJSON *obj, size_t i, uint64_t pile, const gr_heap_move *mv)
+static void add_move_fields(gr_jw_node *obj, size_t i, uint64_t pile, const gr_heap_move *mv)
 {
-    gr_json_add_u64(obj, "pile", i);
-    gr_json_add_u64(obj, "take", mv->take);
-    gr_json_add_u64(obj, "from", pile);
+    gr_jw_u64(obj, "pile", i);
+    gr_jw_u64(obj, "take", mv->take);
+    gr_jw_u64(obj, "from", pile);
     if (mv->nparts == 2)
-        cJSON_AddItemToObject(obj, "split", gr_json_u64_array(mv->part, 2));
+        gr_jw_u64s(obj, "split", mv->part, 2);
     else
-        gr_json_add_u64(obj, "to", pile - mv->take);
+        gr_jw_u64(obj, "to", pile - mv->take);
 }
 
 /* Ends the move text with a full stop and capitalises it. */
@@ -204,34 +126,20 @@ static void capitalised_sentence(gr_text *t)
         t->buf[0] = (char)(t->buf[0] - 'a' + 'A');
 }
 
-static void add_text(cJSON *move, gr_text *t)
+static void add_text(gr_jw_node *move, gr_text *t)
 {
     capitalised_sentence(t);
-    cJSON_AddStringToObject(move, "text", t->buf);
+    gr_jw_str(move, "text", t->buf);
 }
 
 static int answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, const gr_heap_move *mv,
                        const gr_heap_rules *r)
 {
-    gr_buf *o = &q->ans.move_json;
-    put_u64_member(o, "{\"pile\":", i);
-    put_u64_member(o, ",\"take\":", mv->take);
-    put_u64_member(o, ",\"from\":", piles[i]);
-    if (mv->nparts == 2) {
-        put_u64_member(o, ",\"split\":[", mv->part[0]);
-        put_u64_member(o, ",", mv->part[1]);
-        gr_buf_put(o, "]", 1);
-    } else {
-        put_u64_member(o, ",\"to\":", piles[i] - mv->take);
-    }
+    gr_jw_node *move = gr_ans_move(q);
+    add_move_fields(move, i, piles[i], mv);
     gr_text t = { .len = 0 };
     move_text(&t, i, piles[i], mv);
-    capitalised_sentence(&t);
-    gr_buf_str(o, ",\"text\":");
-    gr_buf_json_string(o, t.buf);
-    gr_buf_put(o, "}", 1);
-    if (o->oom)
-        return gr_oom(q);
+    add_text(move, &t);
     return next_piles(q, piles, n, i, mv, r);
 }
 
@@ -251,20 +159,15 @@ int gr_heap_render_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, 
 static int answer_moves(gr_query *q, const uint64_t *piles, size_t n, const bool *moved,
                         const gr_heap_move *mv, const gr_heap_rules *r)
 {
-    cJSON *move = gr_ans_move(q);
-    cJSON *list = move ? cJSON_AddArrayToObject(move, "moves") : NULL;
-    cJSON *arr = list ? next_piles_array(q) : NULL;
-    if (!arr)
-        return gr_oom(q);
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *list = gr_jw_array(move, "moves");
+    gr_jw_node *arr = next_piles_array(q);
     gr_text t = { .len = 0 };
     for (size_t i = 0; i < n; i++) {
         append_pile(arr, r, i, piles[i], moved[i] ? &mv[i] : NULL);
         if (!moved[i])
             continue;
-        cJSON *one = cJSON_CreateObject();
-        if (!one)
-            return gr_oom(q);
-        cJSON_AddItemToArray(list, one);
+        gr_jw_node *one = gr_jw_object(list, NULL);
         add_move_fields(one, i, piles[i], &mv[i]);
         if (t.len)
             gr_text_add(&t, "; ");
@@ -445,10 +348,10 @@ int gr_heap_misere_single(gr_query *q, const uint64_t *piles, size_t n, gr_heap_
     if (gr_pile_components(q, piles, n, NULL))
         return -1;
     bool moves = win && (mv.take > 0 || mv.nparts == 2);
-    cJSON *step = gr_why_step(q, "misere_heap");
-    gr_why_u64(step, "size", n ? piles[0] : 0);
-    gr_why_bool(step, "win", win);
-    gr_why_bool(step, "moves", moves);
+    gr_jw_node *step = gr_why_step(q, "misere_heap");
+    gr_jw_u64(step, "size", n ? piles[0] : 0);
+    gr_jw_bool(step, "win", win);
+    gr_jw_bool(step, "moves", moves);
     gr_why_say(q, step, "Misere %s (the player who cannot move wins), one heap: %s", name,
                 !win ? "every move leads to a position the opponent wins, so the player to move loses."
                 : moves ? "the player to move wins by moving to a position the opponent loses."

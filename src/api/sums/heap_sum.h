@@ -42,11 +42,11 @@ typedef struct gr_heap_rules {
      * compounds); NULL when the game does not answer those. */
     gr_status (*remote)(const void *ctx, size_t pile, uint64_t n, gr_budget *b, uint64_t *r,
                         gr_heap_move *mv);
-    /* The pile as written in "piles" (NULL: its size as a number), for games
-     * whose piles carry more than a size. */
-    cJSON *(*pile_item)(const void *ctx, size_t pile, uint64_t size);
+    /* Writes the pile as "piles" writes it (NULL: its size as a number),
+     * for games whose piles carry more than a size. */
+    void (*pile_put)(const void *ctx, size_t pile, uint64_t size, gr_jw_node *array);
     /* Adds the pile's other facts to its component (NULL: none). */
-    void (*pile_facts)(const void *ctx, size_t pile, cJSON *component);
+    void (*pile_facts)(const void *ctx, size_t pile, gr_jw_node *component);
     /* A move may split a heap in two. Compounds other than the disjunctive
      * sum are then refused: the two heaps would still be one component,
      * which "piles" cannot write. */
@@ -126,9 +126,6 @@ int gr_cmp_u64(const void *a, const void *b);
 
 /* Largest entry of piles (0 for none). */
 uint64_t gr_max_u64(const uint64_t *v, size_t n);
-
-/* Adds "grundy values a ^ b ^ ... = x" to t, eliding long lists. */
-void gr_text_nim_sum(gr_text *t, const uint64_t *values, size_t n, uint64_t x);
 
 
 #endif

@@ -28,7 +28,7 @@ typedef struct option_fact {
 typedef struct mex_facts {
     option_fact opt[GR_WHY_OPTIONS];
     size_t listed;
-    bool all;           /* opt holds every option; else one per value below g */
+    bool all;           /* opt holds every option; else the winning move's */
     bool total_known;
     gr_u128 total;
 } mex_facts;
@@ -45,17 +45,15 @@ static bool list_all(const gr_heap_rules *r, size_t i, uint64_t n, mex_facts *f)
     return true;
 }
 
-/* One option of each value below g (the first GR_WHY_OPTIONS values), found
- * by the game's own move search. */
-static bool list_witnesses(const gr_heap_rules *r, size_t i, uint64_t n, uint64_t g, mex_facts *f)
+/* The option of value `target` the winning move takes, found by the
+ * game's own move search. */
+static bool list_target(const gr_heap_rules *r, size_t i, uint64_t n, uint64_t target, mex_facts *f)
 {
-    for (uint64_t v = 0; v < g && f->listed < GR_WHY_OPTIONS; v++) {
-        option_fact *o = &f->opt[f->listed];
-        if (r->move(r->ctx, i, n, v, &o->mv) != GR_OK)
-            return false;
-        o->value = v;
-        f->listed++;
-    }
+    option_fact *o = &f->opt[0];
+    if (r->move(r->ctx, i, n, target, &o->mv) != GR_OK)
+        return false;
+    o->value = target;
+    f->listed = 1;
     return true;
 }
 
@@ -86,14 +84,14 @@ static void option_text(gr_text *t, const option_fact *o)
     gr_text_add(t, " of value %" PRIu64, o->value);
 }
 
-static void add_options(cJSON *step, const mex_facts *f)
+static void add_options(gr_jw_node *step, const mex_facts *f)
 {
-    cJSON *arr = gr_why_array(step, "options");
+    gr_jw_node *arr = gr_jw_array(step, "options");
     for (size_t k = 0; k < f->listed; k++) {
-        cJSON *o = gr_why_push(arr);
-        gr_why_u64(o, "take", f->opt[k].mv.take);
-        gr_why_u64s(o, "heaps", f->opt[k].mv.part, f->opt[k].mv.nparts);
-        gr_why_u64(o, "grundy", f->opt[k].value);
+        gr_jw_node *o = gr_jw_object(arr, NULL);
+        gr_jw_u64(o, "take", f->opt[k].mv.take);
+        gr_jw_u64s(o, "heaps", f->opt[k].mv.part, f->opt[k].mv.nparts);
+        gr_jw_u64(o, "grundy", f->opt[k].value);
     }
 }
 
@@ -110,29 +108,22 @@ static void say_options(gr_text *t, const mex_facts *f)
         gr_text_add(t, ", ... (%zu listed)", f->listed);
 }
 
-static void say_mex(gr_query *q, cJSON *step, size_t i, uint64_t n, uint64_t g, const mex_facts *f)
+static void say_mex(gr_query *q, gr_jw_node *step, size_t i, uint64_t n, uint64_t g, const mex_facts *f)
 {
-    gr_text t = { .len = 0 };
-    char total[48];
-    gr_json_format_i128((gr_json_i128)f->total, total);
     if (f->all) {
+        gr_text t = { .len = 0 };
         gr_text_add(&t, "Pile %zu (%" PRIu64 ") has %zu option%s%s", i, n, f->listed,
                     f->listed == 1 ? "" : "s", f->listed ? ": " : "");
         say_options(&t, f);
         gr_text_add(&t, "; the least value missing among them is %" PRIu64 ", its Grundy value.",
                     mex_of(f->opt, f->listed));
-    } else {
-        gr_text_add(&t, "Pile %zu (%" PRIu64 ") has %s options, one of each value below its Grundy "
-                    "value %" PRIu64 " and none of that value", i, n, f->total_known ? total : "many", g);
-        if (f->listed)
-            gr_text_add(&t, "; of values 0 to %zu: ", f->listed - 1);
-        say_options(&t, f);
-        gr_text_add(&t, ".");
+        gr_why_say(q, step, "%s", t.buf);
     }
-    gr_why_say(q, step, "%s", t.buf);
+    /* else the "target" step has said why the move's option exists */
 }
 
-void gr_heap_why_mex(gr_query *q, size_t i, uint64_t n, uint64_t g, const gr_heap_rules *r)
+void gr_heap_why_mex(gr_query *q, size_t i, uint64_t n, uint64_t g, uint64_t target,
+                     const gr_heap_rules *r)
 {
     if (q->slim)
         return;
@@ -142,19 +133,19 @@ void gr_heap_why_mex(gr_query *q, size_t i, uint64_t n, uint64_t g, const gr_hea
         f.total_known = true;
     }
     f.all = f.total_known && f.total <= GR_WHY_OPTIONS;
-    if (!(f.all ? list_all(r, i, n, &f) : list_witnesses(r, i, n, g, &f)))
+    if (!(f.all ? list_all(r, i, n, &f) : list_target(r, i, n, target, &f)))
         return;
-    cJSON *step = gr_why_step(q, "mex");
-    gr_why_u64(step, "component", i);
-    gr_why_u64(step, "size", n);
-    gr_why_u64(step, "grundy", g);
+    gr_jw_node *step = gr_why_step(q, "mex");
+    gr_jw_u64(step, "component", i);
     if (f.total_known)
-        gr_why_i128(step, "options_total", (gr_json_i128)f.total);
-    else if (step)
-        cJSON_AddNullToObject(step, "options_total");
-    gr_why_str(step, "listed", f.all ? "all" : "witnesses");
-    add_options(step, &f);
-    gr_why_u64(step, "mex", f.all ? mex_of(f.opt, f.listed) : g);
+        gr_jw_u128(step, "options_total", f.total);
+    else
+        gr_jw_null(step, "options_total");
+    gr_jw_str(step, "listed", f.all ? "all" : "move");
+    if (f.all) {
+        add_options(step, &f);
+        gr_jw_u64(step, "mex", mex_of(f.opt, f.listed));
+    }
     say_mex(q, step, i, n, g, &f);
 }
 
@@ -175,21 +166,21 @@ void gr_heap_why_period(gr_query *q, const uint64_t *piles, const uint64_t *valu
             first = i;
     if (used == 0)
         return;
-    cJSON *step = gr_why_step(q, "period");
-    gr_why_u64(step, "preperiod", s->preperiod);
-    gr_why_u64(step, "period", s->period);
-    gr_why_u64(step, "bound", s->count);
-    gr_why_u64(step, "used", used);
-    cJSON *arr = gr_why_array(step, "piles");
+    gr_jw_node *step = gr_why_step(q, "period");
+    gr_jw_u64(step, "preperiod", s->preperiod);
+    gr_jw_u64(step, "period", s->period);
+    gr_jw_u64(step, "bound", s->count);
+    gr_jw_u64(step, "used", used);
+    gr_jw_node *arr = gr_jw_array(step, "piles");
     size_t listed = 0;
     for (size_t i = 0; i < n && listed < GR_WHY_LISTED; i++) {
         if (piles[i] < s->count)
             continue;
-        cJSON *p = gr_why_push(arr);
-        gr_why_u64(p, "pile", i);
-        gr_why_u64(p, "size", piles[i]);
-        gr_why_u64(p, "reduced", reduced_index(s, piles[i]));
-        gr_why_u64(p, "grundy", values[i]);
+        gr_jw_node *p = gr_jw_object(arr, NULL);
+        gr_jw_u64(p, "pile", i);
+        gr_jw_u64(p, "size", piles[i]);
+        gr_jw_u64(p, "reduced", reduced_index(s, piles[i]));
+        gr_jw_u64(p, "grundy", values[i]);
         listed++;
     }
     gr_why_say(q, step,
@@ -224,7 +215,7 @@ void gr_heap_why_disjunctive(gr_query *q, const uint64_t *piles, const uint64_t 
         if ((values[i] ^ x) >= values[i])
             continue;
         gr_why_target(q, i, values[i], x, "pile");
-        gr_heap_why_mex(q, i, piles[i], values[i], r);
+        gr_heap_why_mex(q, i, piles[i], values[i], values[i] ^ x, r);
         return;
     }
 }

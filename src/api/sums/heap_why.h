@@ -8,13 +8,17 @@
 #include "api/sums/heap_sum.h"
 
 /* Options listed in a "mex" step: every option when a heap has at most this
- * many, else one option of each value below the heap's, up to this many. */
+ * many (the mex is then seen whole); else the answer's move is the option
+ * that matters. */
 #define GR_WHY_OPTIONS 16
 
-/* "mex": {component, size, grundy, options_total (null when unknown),
- * listed ("all" or "witnesses"), options[{take, heaps[], grundy}], mex}
- * for pile i of size n and Grundy value g. Nothing on a slim query. */
-void gr_heap_why_mex(gr_query *q, size_t i, uint64_t n, uint64_t g, const gr_heap_rules *r);
+/* "mex": {component, options_total (null when unknown), listed: "all"
+ * with options[{take, heaps[], grundy}] and their mex, or "move": the
+ * option of value `target` that the answer's move takes} for pile i of
+ * size n and Grundy value g (its size and value are in its component).
+ * Nothing on a slim query. */
+void gr_heap_why_mex(gr_query *q, size_t i, uint64_t n, uint64_t g, uint64_t target,
+                     const gr_heap_rules *r);
 
 /* "period": {preperiod, period, bound, used, piles[{pile, size, reduced,
  * grundy}]} for the piles at or past r->seq's computed values (bound: the

@@ -152,23 +152,23 @@ static void describe_quotient(gr_text *t, const gr_mq *m)
 static void explain(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n, bool win,
                     bool moves, const char *name)
 {
-    cJSON *step = gr_why_step(q, "misere_quotient");
+    gr_jw_node *step = gr_why_step(q, "misere_quotient");
     if (!step)
         return;
-    gr_why_u64(step, "order", m->order);
-    gr_why_u64(step, "p_portion_size", m->p_size);
-    gr_why_u64(step, "heap_bound", m->bound);
-    gr_why_bool(step, "periodic", m->periodic);
+    gr_jw_u64(step, "order", m->order);
+    gr_jw_u64(step, "p_portion_size", m->p_size);
+    gr_jw_u64(step, "heap_bound", m->bound);
+    gr_jw_bool(step, "periodic", m->periodic);
     if (m->periodic) {
-        gr_why_u64(step, "preperiod", m->preperiod);
-        gr_why_u64(step, "period", m->period);
+        gr_jw_u64(step, "preperiod", m->preperiod);
+        gr_jw_u64(step, "period", m->period);
     }
-    cJSON *elements = gr_why_array(step, "elements");
+    gr_jw_node *elements = gr_jw_array(step, "elements");
     for (size_t i = 0; i < n && i < MISERE_LISTED && elements; i++)
-        cJSON_AddItemToArray(elements, gr_json_u64_item(gr_mq_phi(m, piles[i])));
+        gr_jw_u64(elements, NULL, gr_mq_phi(m, piles[i]));
     uint16_t product = gr_mq_product(m, piles, n);
-    gr_why_u64(step, "product", product);
-    gr_why_bool(step, "product_in_p", !win);
+    gr_jw_u64(step, "product", product);
+    gr_jw_bool(step, "product_in_p", !win);
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Misere %s (the player who cannot move wins), a sum of %zu heaps: ", name, n);
     describe_quotient(&t, m);
@@ -190,25 +190,24 @@ static void explain(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n
  * element and whether that element alone lies in P. */
 static int misere_components(gr_query *q, const gr_mq *m, const uint64_t *piles, size_t n)
 {
-    if (gr_ans_components(q))
-        return -1;
+    gr_ans_components(q);
     for (size_t i = 0; i < n; i++) {
-        cJSON *c = gr_ans_component(q);
+        gr_jw_node *c = gr_ans_component(q);
         if (!c)
             return -1;
-        gr_json_add_u64(c, "pile", i);
-        gr_json_add_u64(c, "size", piles[i]);
-        cJSON_AddNullToObject(c, "grundy");
+        gr_jw_u64(c, "pile", i);
+        gr_jw_u64(c, "size", piles[i]);
+        gr_jw_null(c, "grundy");
         if (!m)
             continue;
-        cJSON *f = cJSON_AddObjectToObject(c, "misere");
+        gr_jw_node *f = gr_jw_object(c, "misere");
         if (!f)
             return -1;
         uint16_t x = gr_mq_phi(m, piles[i]);
-        gr_json_add_u64(f, "quotient_order", m->order);
-        gr_json_add_u64(f, "p_portion_size", m->p_size);
-        gr_json_add_u64(f, "element", x);
-        cJSON_AddBoolToObject(f, "element_in_p", m->in_p[x] != 0);
+        gr_jw_u64(f, "quotient_order", m->order);
+        gr_jw_u64(f, "p_portion_size", m->p_size);
+        gr_jw_u64(f, "element", x);
+        gr_jw_bool(f, "element_in_p", m->in_p[x] != 0);
     }
     return 0;
 }
@@ -238,20 +237,20 @@ static void explain_genus(gr_query *q, const gr_mq_rules *r, const uint64_t *pil
     bool p_position = big ? x == 0 : x == 1;
     if (p_position == win)
         return;
-    cJSON *step = gr_why_step(q, "genus");
-    cJSON *genera = gr_why_array(step, "genera");
+    gr_jw_node *step = gr_why_step(q, "genus");
+    gr_jw_node *genera = gr_jw_array(step, "genera");
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Every heap is tame (genus");
     for (size_t i = 0; i < n && i < MISERE_LISTED; i++) {
-        cJSON *one = gr_why_push(genera);
-        gr_why_u64(one, "g", g[i].g);
+        gr_jw_node *one = gr_jw_object(genera, NULL);
+        gr_jw_u64(one, "g", g[i].g);
         uint64_t gamma[3] = { g[i].gamma[0], g[i].gamma[1], g[i].gamma[2] };
-        gr_why_u64s(one, "gamma", gamma, 3);
+        gr_jw_u64s(one, "gamma", gamma, 3);
         gr_text_add(&t, " %" PRIu16 "^%" PRIu8 "%" PRIu8 "%" PRIu8, g[i].g, g[i].gamma[0], g[i].gamma[1],
                     g[i].gamma[2]);
     }
-    gr_why_u64(step, "nim_sum", x);
-    gr_why_bool(step, "p_position", p_position);
+    gr_jw_u64(step, "nim_sum", x);
+    gr_jw_bool(step, "p_position", p_position);
     gr_text_add(&t, "%s), so by Conway's genus theory the heaps add as misere nim heaps: %s, nim-sum %"
                 PRIu64 ", %s.", n > MISERE_LISTED ? " ..." : "",
                 big ? "some heap is *2 or more" : "every heap is *0 or *1", x,
@@ -295,8 +294,8 @@ static int answer_directly(gr_query *q, const gr_mq *m, const gr_mq_rules *r, co
     q->ans.winner = win ? "first" : "second";
     if (misere_components(q, NULL, piles, n))
         return gr_oom(q);
-    cJSON *step = gr_why_step(q, "misere_search");
-    gr_why_u64(step, "heap_bound", m ? m->bound : 0);
+    gr_jw_node *step = gr_why_step(q, "misere_search");
+    gr_jw_u64(step, "heap_bound", m ? m->bound : 0);
     gr_why_say(q, step,
                 "Misere %s (the player who cannot move wins), a sum of %zu heaps: the misere quotient "
                 "covers heaps up to %" PRIu64 " only, so this sum was searched directly: %s",

@@ -22,27 +22,15 @@ static unsigned width_of(const uint64_t *values, size_t n, uint64_t x)
     return all ? gr_high_bit(all) + 1 : 1;
 }
 
-static void add_columns(cJSON *step, const uint64_t *values, size_t n, unsigned width)
+/* The values in binary, one string each, all of one width, so that a
+ * client draws the columns by stacking them. */
+static void add_binary(gr_jw_node *step, const uint64_t *values, size_t listed, unsigned width)
 {
-    cJSON *columns = gr_why_array(step, "columns");
-    for (unsigned b = width; b-- > 0;) {
-        uint64_t ones = 0;
-        for (size_t i = 0; i < n; i++)
-            ones += (values[i] >> b) & 1;
-        cJSON *c = gr_why_push(columns);
-        gr_why_u64(c, "bit", b);
-        gr_why_u64(c, "ones", ones);
-        gr_why_u64(c, "parity", ones & 1);
-    }
-}
-
-static void add_binary(cJSON *step, const uint64_t *values, size_t listed, unsigned width)
-{
-    cJSON *binary = gr_why_array(step, "binary");
+    gr_jw_node *binary = gr_jw_array(step, "binary");
     for (size_t i = 0; binary && i < listed; i++) {
         char digits[65];
         gr_why_binary(values[i], width, digits);
-        cJSON_AddItemToArray(binary, cJSON_CreateString(digits));
+        gr_jw_str(binary, NULL, digits);
     }
 }
 
@@ -66,22 +54,18 @@ static void sentence_terms(gr_text *t, const uint64_t *values, size_t n, unsigne
 
 void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, const char *what)
 {
-    cJSON *step = gr_why_step(q, "nim_sum");
+    gr_jw_node *step = gr_why_step(q, "nim_sum");
     if (!step)
         return;
     size_t listed = n < GR_WHY_LISTED ? n : GR_WHY_LISTED;
     unsigned width = width_of(values, n, x);
-    gr_why_str(step, "name", what);
-    gr_why_u64(step, "components", n);
-    gr_why_u64(step, "listed", listed);
-    gr_why_u64(step, "width", width);
-    gr_why_u64s(step, "values", values, listed);
+    gr_jw_str(step, "name", what);
+    if (listed < n)
+        gr_jw_u64(step, "components", n);
     add_binary(step, values, listed, width);
-    add_columns(step, values, n, width);
     char xs[65];
     gr_why_binary(x, width, xs);
-    gr_why_u64(step, "nim_sum", x);
-    gr_why_str(step, "nim_sum_binary", xs);
+    gr_jw_str(step, "nim_sum_binary", xs);
     if (n == 0) {
         gr_why_say(q, step, "No %ss: the nim-sum is 0, and the player to move loses.", what);
         return;
@@ -93,13 +77,17 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
         return;
     }
     gr_text t = { .len = 0 };
-    gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
-    if (width > 1 && width <= SHOWN_WIDTH && n <= SHOWN) {
-        sentence_terms(&t, values, n, width, true);
-        gr_text_add(&t, " = %s, so ", xs);
+    if (width <= SHOWN_WIDTH && n <= SHOWN) {
+        gr_text_add(&t, "Nim-sum, column by column (a bit is 1 when an odd number of %ss have it): ", what);
+        if (width > 1) {
+            sentence_terms(&t, values, n, width, true);
+            gr_text_add(&t, " = %s, so ", xs);
+        }
+        sentence_terms(&t, values, n, width, false);
+        gr_text_add(&t, " = %" PRIu64, x);
+    } else {
+        gr_text_add(&t, "The nim-sum of the %zu %ss' values is %" PRIu64, n, what, x);
     }
-    sentence_terms(&t, values, n, width, false);
-    gr_text_add(&t, " = %" PRIu64, x);
     gr_why_say(q, step, "%s%s", t.buf,
                x ? ": non-zero, the player to move wins by making it 0."
                  : ": zero, every move makes it non-zero and the player to move loses.");
@@ -107,20 +95,16 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
 
 void gr_why_target(gr_query *q, size_t i, uint64_t value, uint64_t x, const char *what)
 {
-    cJSON *step = gr_why_step(q, "target");
+    gr_jw_node *step = gr_why_step(q, "target");
     if (!step)
         return;
     unsigned b = gr_high_bit(x);
     uint64_t to = value ^ x;
-    gr_why_u64(step, "component", i);
-    gr_why_u64(step, "from", value);
-    gr_why_u64(step, "to", to);
-    gr_why_u64(step, "nim_sum", x);
-    gr_why_u64(step, "high_bit", b);
-    gr_why_say(q, step,
-               "%c%s %zu has the nim-sum's highest bit (bit %u), so it moves from value %" PRIu64
-               " to %" PRIu64 " ^ %" PRIu64 " = %" PRIu64 ", which is smaller: an option of that value "
-               "exists, as a value is the mex of its options' values.",
-               what[0] >= 'a' && what[0] <= 'z' ? what[0] - 'a' + 'A' : what[0], what + 1, i, b, value,
-               value, x, to);
+    gr_jw_u64(step, "component", i);
+    gr_jw_u64(step, "high_bit", b);
+    gr_jw_u64(step, "to", to);
+    gr_why_say(q, step, "%c%s %zu holds its highest bit (bit %u), so its value XOR the nim-sum, %" PRIu64
+               ", is smaller; a value is the mex of its options' values, so an option of that value exists, "
+               "and moving there makes the nim-sum 0.",
+               what[0] >= 'a' && what[0] <= 'z' ? what[0] - 'a' + 'A' : what[0], what + 1, i, b, to);
 }

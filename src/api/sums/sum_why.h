@@ -14,14 +14,15 @@
 
 #define GR_WHY_LISTED 64
 
-/* "nim_sum": {name, components, listed, width, values[], binary[],
- * columns[{bit, ones, parity}] from the highest bit down, nim_sum,
- * nim_sum_binary}. `what` (the step's "name") names one component
+/* "nim_sum": {name, binary[], nim_sum_binary}: each value (the first
+ * GR_WHY_LISTED; "components" then gives their number) in binary, all of
+ * one width, and the nim-sum in the same width: bit b of nim_sum_binary is
+ * the parity of column b. `what` (the step's "name") names one component
  * ("pile"). */
 void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, const char *what);
 
-/* "target": {component, from, to, nim_sum, high_bit}: component i of value
- * `value` holds the nim-sum x's highest bit, so value ^ x < value, and the
+/* "target": {component, high_bit, to}: component i of value `value`
+ * holds the nim-sum x's highest bit, so to = value ^ x < value, and the
  * mex definition gives it an option of that value. */
 void gr_why_target(gr_query *q, size_t i, uint64_t value, uint64_t x, const char *what);
 

@@ -26,13 +26,13 @@ static bool is_terminal(const gr_graph *g, uint32_t u)
     return g->first[u] == g->first[u + 1];
 }
 
-static cJSON *add_component(gr_query *q, const gr_token_board *b, size_t i)
+static gr_jw_node *add_component(gr_query *q, const gr_token_board *b, size_t i)
 {
-    cJSON *c = gr_ans_component(q);
+    gr_jw_node *c = gr_ans_component(q);
     if (!c)
         return NULL;
-    gr_json_add_u64(c, "token", i);
-    cJSON_AddItemToObject(c, "node", b->node_item(b->ctx, b->at[i]));
+    gr_jw_u64(c, "token", i);
+    b->node_put(b->ctx, b->at[i], c, "node");
     return c;
 }
 
@@ -48,16 +48,11 @@ static uint32_t *new_dest(gr_query *q, size_t n)
     return dest;
 }
 
-static cJSON *move_entry(gr_query *q, cJSON *move, cJSON *list)
+static gr_jw_node *move_entry(gr_query *q, gr_jw_node *move, gr_jw_node *list)
 {
     if (!list)
         return move;
-    cJSON *one = cJSON_CreateObject();
-    if (one)
-        cJSON_AddItemToArray(list, one);
-    else
-        gr_oom(q);
-    return one;
+    return gr_jw_object(list, NULL);
 }
 
 /* ans.move and ans.next for tokens moving to dest[i] (GR_TOKEN_STAY: unmoved). One
@@ -67,24 +62,24 @@ static cJSON *move_entry(gr_query *q, cJSON *move, cJSON *list)
 int gr_token_answer_move(gr_query *q, const gr_token_board *b, const uint32_t *dest, bool multi,
                          const char *why)
 {
-    cJSON *move = gr_ans_move(q);
-    cJSON *next = move ? gr_ans_next(q) : NULL;
-    cJSON *arr = next ? cJSON_AddArrayToObject(next, "tokens") : NULL;
-    cJSON *list = arr && multi ? cJSON_AddArrayToObject(move, "moves") : NULL;
+    gr_jw_node *move = gr_ans_move(q);
+    gr_jw_node *next = move ? gr_ans_next(q) : NULL;
+    gr_jw_node *arr = next ? gr_jw_array(next, "tokens") : NULL;
+    gr_jw_node *list = arr && multi ? gr_jw_array(move, "moves") : NULL;
     if (!arr || (multi && !list))
         return gr_oom(q);
     gr_text t = { .len = 0 };
     for (size_t i = 0; i < b->ntokens; i++) {
         uint32_t to = dest[i] == GR_TOKEN_STAY ? b->at[i] : dest[i];
-        cJSON_AddItemToArray(arr, b->node_item(b->ctx, to));
+        b->node_put(b->ctx, to, arr, NULL);
         if (dest[i] == GR_TOKEN_STAY)
             continue;
-        cJSON *one = move_entry(q, move, list);
+        gr_jw_node *one = move_entry(q, move, list);
         if (!one)
             return -1;
-        gr_json_add_u64(one, "token", i);
-        cJSON_AddItemToObject(one, "from", b->node_item(b->ctx, b->at[i]));
-        cJSON_AddItemToObject(one, "to", b->node_item(b->ctx, to));
+        gr_jw_u64(one, "token", i);
+        b->node_put(b->ctx, b->at[i], one, "from");
+        b->node_put(b->ctx, to, one, "to");
         gr_text_add(&t, t.len ? "; token %zu from " : "Move token %zu from ", i);
         b->node_text(b->ctx, b->at[i], &t);
         gr_text_add(&t, " to ");
@@ -93,7 +88,7 @@ int gr_token_answer_move(gr_query *q, const gr_token_board *b, const uint32_t *d
     if (why)
         gr_text_add(&t, ": %s", why);
     gr_text_add(&t, ".");
-    cJSON_AddStringToObject(move, "text", t.buf);
+    gr_jw_str(move, "text", t.buf);
     return 0;
 }
 
@@ -151,16 +146,16 @@ static void free_outcomes(outcomes *o)
 
 static int outcome_component(gr_query *q, const gr_token_board *b, const outcomes *o, size_t i)
 {
-    cJSON *c = add_component(q, b, i);
+    gr_jw_node *c = add_component(q, b, i);
     if (!c)
         return -1;
     uint32_t u = b->at[i];
-    cJSON_AddNullToObject(c, "grundy");
-    cJSON_AddStringToObject(c, "outcome", outcome_name(o->res[u]));
+    gr_jw_null(c, "grundy");
+    gr_jw_str(c, "outcome", outcome_name(o->res[u]));
     if (o->res[u] == GR_OUTCOME_DRAW)
-        cJSON_AddNullToObject(c, "remoteness");
+        gr_jw_null(c, "remoteness");
     else
-        gr_json_add_u64(c, "remoteness", o->depth[u]);
+        gr_jw_u64(c, "remoteness", o->depth[u]);
     return 0;
 }
 
@@ -169,7 +164,8 @@ static int misere_answer(gr_query *q, const gr_token_board *b, const outcomes *o
     uint32_t u = b->at[0], v;
     uint8_t r = o->res[u];
     q->ans.winner = r == GR_OUTCOME_WIN ? "first" : r == GR_OUTCOME_LOSS ? "second" : "draw";
-    if (gr_ans_components(q) || outcome_component(q, b, o, 0))
+    gr_ans_components(q);
+    if (outcome_component(q, b, o, 0))
         return -1;
     if (r == GR_OUTCOME_WIN && is_terminal(b->graph, u)) {
         gr_token_why_retrograde(q, b, r, o->depth[u], "the token cannot move, so the player to move wins.");
@@ -209,7 +205,8 @@ static int misere_single(gr_query *q, const gr_token_board *b)
         q->ans.winner = "first";
         gr_why_say(q, gr_why_step(q, "rule"), "No tokens: the player to move cannot move, and under "
                    "misere play that player wins.");
-        return gr_ans_components(q);
+        gr_ans_components(q);
+        return 0;
     }
     outcomes o = { 0 };
     int rc = solve_outcomes(q, b->graph, true, &o);
@@ -250,10 +247,9 @@ static int conjunctive_moves(gr_query *q, const gr_token_board *b, const outcome
 static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcomes *o)
 {
     uint64_t *rem = gr_malloc((b->ntokens + 1) * sizeof *rem);
-    if (!rem || gr_ans_components(q)) {
-        gr_free(rem);
-        return rem ? -1 : gr_oom(q);
-    }
+    if (!rem)
+        return gr_oom(q);
+    gr_ans_components(q);
     size_t finite = 0;
     int rc = 0;
     for (size_t i = 0; i < b->ntokens && rc == 0; i++) {
@@ -269,8 +265,8 @@ static int conjunctive_answer(gr_query *q, const gr_token_board *b, const outcom
     else if (rc == 0)
         gr_compound_explain(q, rem, finite, "tokens", win);
     if (rc == 0 && finite < b->ntokens && !drawn) {
-        cJSON *step = gr_why_step(q, "drawn_tokens");
-        gr_why_u64(step, "drawn", b->ntokens - finite);
+        gr_jw_node *step = gr_why_step(q, "drawn_tokens");
+        gr_jw_u64(step, "drawn", b->ntokens - finite);
         gr_why_say(q, step, "Tokens on drawn nodes never end and do not count.");
     }
     if (rc == 0 && (win || drawn))
@@ -294,20 +290,19 @@ static int conjunctive(gr_query *q, const gr_token_board *b)
 static uint64_t *token_values(gr_query *q, const gr_token_board *b, const uint32_t *values)
 {
     uint64_t *tv = gr_malloc((b->ntokens + 1) * sizeof *tv);
-    if (!tv || gr_ans_components(q)) {
-        if (!tv)
-            gr_oom(q);
-        gr_free(tv);
+    gr_ans_components(q);
+    if (!tv) {
+        gr_oom(q);
         return NULL;
     }
     for (size_t i = 0; i < b->ntokens; i++) {
         tv[i] = values[b->at[i]];
-        cJSON *c = add_component(q, b, i);
+        gr_jw_node *c = add_component(q, b, i);
         if (!c) {
             gr_free(tv);
             return NULL;
         }
-        gr_json_add_u64(c, "grundy", tv[i]);
+        gr_jw_u64(c, "grundy", tv[i]);
     }
     return tv;
 }
@@ -372,23 +367,23 @@ typedef struct loopy_sum {
 
 static int loopy_component(gr_query *q, const gr_token_board *b, const gr_loopy *l, size_t i)
 {
-    cJSON *c = add_component(q, b, i);
+    gr_jw_node *c = add_component(q, b, i);
     if (!c)
         return -1;
     uint32_t u = b->at[i];
     if (l->value[u] != GR_LOOPY_INF) {
-        gr_json_add_u64(c, "grundy", l->value[u]);
+        gr_jw_u64(c, "grundy", l->value[u]);
         return 0;
     }
     uint32_t k[OPTIONS_SHOWN];
     size_t n = gr_loopy_options(b->graph, l, u, k, OPTIONS_SHOWN);
-    cJSON_AddNullToObject(c, "grundy");
-    cJSON_AddTrueToObject(c, "infinite");
-    cJSON *arr = cJSON_AddArrayToObject(c, "finite_options");
+    gr_jw_null(c, "grundy");
+    gr_jw_bool(c, "infinite", true);
+    gr_jw_node *arr = gr_jw_array(c, "finite_options");
     for (size_t j = 0; arr && j < n && j < OPTIONS_SHOWN; j++)
-        cJSON_AddItemToArray(arr, gr_json_u64_item(k[j]));
+        gr_jw_u64(arr, NULL, k[j]);
     if (n > OPTIONS_SHOWN)
-        gr_json_add_u64(c, "finite_options_total", n);
+        gr_jw_u64(c, "finite_options_total", n);
     return 0;
 }
 
@@ -456,12 +451,12 @@ static void loopy_explain(gr_query *q, const gr_token_board *b, const loopy_sum 
     gr_token_why_rule(q, b, "with cycles: values follow Smith's theory (a finite value, or infinity with "
                       "the set K of finite values among the node's followers)");
     gr_token_why_loopy(q, b, &ls->l, ls->x, ls->ninf);
-    cJSON *step = gr_why_step(q, "loopy_sum");
-    gr_why_u64(step, "infinite", ls->ninf);
-    gr_why_u64(step, "nim_sum_finite", ls->x);
-    gr_why_str(step, "outcome", win ? "win" : ls->ninf ? "draw" : "loss");
+    gr_jw_node *step = gr_why_step(q, "loopy_sum");
+    gr_jw_u64(step, "infinite", ls->ninf);
+    gr_jw_u64(step, "nim_sum_finite", ls->x);
+    gr_jw_str(step, "outcome", win ? "win" : ls->ninf ? "draw" : "loss");
     if (ls->ninf == 1)
-        gr_why_u64(step, "infinite_token", ls->inf_at);
+        gr_jw_u64(step, "infinite_token", ls->inf_at);
     if (ls->ninf == 0)
         gr_why_say(q, step, "Every token has a finite value; their nim-sum is %" PRIu64 ", %s", ls->x,
                    win ? "non-zero: the player to move wins." : "zero: the player to move loses.");
@@ -477,8 +472,7 @@ static void loopy_explain(gr_query *q, const gr_token_board *b, const loopy_sum 
 
 static int loopy_answer(gr_query *q, const gr_token_board *b, loopy_sum *ls)
 {
-    if (gr_ans_components(q))
-        return -1;
+    gr_ans_components(q);
     for (size_t i = 0; i < b->ntokens; i++) {
         uint32_t val = ls->l.value[b->at[i]];
         if (loopy_component(q, b, &ls->l, i))

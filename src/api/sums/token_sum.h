@@ -17,7 +17,7 @@ typedef struct gr_token_board {
     const uint32_t *at;  /* the node of each token */
     size_t ntokens;
     const void *ctx;
-    cJSON *(*node_item)(const void *ctx, uint32_t v);           /* as the request writes it */
+    void (*node_put)(const void *ctx, uint32_t v, gr_jw_node *n, const char *key); /* as the request writes it */
     void (*node_text)(const void *ctx, uint32_t v, gr_text *t); /* for sentences */
     const char *board;   /* the board with its article: "a graph with 3 nodes and 2 edges" */
 } gr_token_board;

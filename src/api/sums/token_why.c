@@ -34,18 +34,18 @@ static bool listed_option(const gr_graph *g, const uint32_t *values, uint32_t u,
 
 void gr_token_why_mex(gr_query *q, const gr_token_board *b, const uint32_t *values, size_t i)
 {
-    cJSON *step = gr_why_step(q, "node_mex");
+    gr_jw_node *step = gr_why_step(q, "node_mex");
     if (!step)
         return;
     const gr_graph *g = b->graph;
     uint32_t u = b->at[i], total = g->first[u + 1] - g->first[u];
     bool all = total <= GR_WHY_NODE_OPTIONS;
-    gr_why_u64(step, "component", i);
-    cJSON_AddItemToObject(step, "node", b->node_item(b->ctx, u));
-    gr_why_u64(step, "grundy", values[u]);
-    gr_why_u64(step, "options_total", total);
-    gr_why_str(step, "listed", all ? "all" : "witnesses");
-    cJSON *options = gr_why_array(step, "options");
+    gr_jw_u64(step, "component", i);
+    b->node_put(b->ctx, u, step, "node");
+    gr_jw_u64(step, "grundy", values[u]);
+    gr_jw_u64(step, "options_total", total);
+    gr_jw_str(step, "listed", all ? "all" : "witnesses");
+    gr_jw_node *options = gr_jw_array(step, "options");
     gr_text t = { .len = 0 };
     gr_text_add(&t, "Token %zu is on ", i);
     b->node_text(b->ctx, u, &t);
@@ -55,15 +55,15 @@ void gr_token_why_mex(gr_query *q, const gr_token_board *b, const uint32_t *valu
     for (uint32_t e = g->first[u]; e < g->first[u + 1]; e++) {
         if (!listed_option(g, values, u, e, all))
             continue;
-        cJSON *o = gr_why_push(options);
+        gr_jw_node *o = gr_jw_object(options, NULL);
         if (o)
-            cJSON_AddItemToObject(o, "node", b->node_item(b->ctx, g->succ[e]));
-        gr_why_u64(o, "grundy", values[g->succ[e]]);
+            b->node_put(b->ctx, g->succ[e], o, "node");
+        gr_jw_u64(o, "grundy", values[g->succ[e]]);
         gr_text_add(&t, "%s%" PRIu32, shown++ ? ", " : "", values[g->succ[e]]);
     }
     if (total == 0)
         gr_text_add(&t, "none (no successors)");
-    gr_why_u64(step, "mex", values[u]);
+    gr_jw_u64(step, "mex", values[u]);
     gr_why_say(q, step, "%s; the mex (least value not among them) is %" PRIu32 ", the node's Grundy value.",
                t.buf, values[u]);
 }
@@ -81,49 +81,49 @@ static bool lone_outcomes(gr_query *q, const gr_graph *g, uint8_t **res, uint32_
     return ok;
 }
 
-static void loopy_token(cJSON *tokens, const gr_token_board *b, const gr_loopy *l, size_t i,
+static void loopy_token(gr_jw_node *tokens, const gr_token_board *b, const gr_loopy *l, size_t i,
                         const uint8_t *res, const uint32_t *depth)
 {
     uint32_t u = b->at[i];
-    cJSON *o = gr_why_push(tokens);
+    gr_jw_node *o = gr_jw_object(tokens, NULL);
     if (!o)
         return;
-    gr_why_u64(o, "token", i);
-    cJSON_AddItemToObject(o, "node", b->node_item(b->ctx, u));
+    gr_jw_u64(o, "token", i);
+    b->node_put(b->ctx, u, o, "node");
     bool inf = l->value[u] == GR_LOOPY_INF;
     if (inf)
-        cJSON_AddNullToObject(o, "grundy");
+        gr_jw_null(o, "grundy");
     else
-        gr_why_u64(o, "grundy", l->value[u]);
-    gr_why_bool(o, "infinite", inf);
+        gr_jw_u64(o, "grundy", l->value[u]);
+    gr_jw_bool(o, "infinite", inf);
     if (inf) {
         uint32_t k[GR_WHY_NODE_OPTIONS];
         size_t nk = gr_loopy_options(b->graph, l, u, k, GR_WHY_NODE_OPTIONS);
         uint64_t k64[GR_WHY_NODE_OPTIONS];
         for (size_t j = 0; j < nk && j < GR_WHY_NODE_OPTIONS; j++)
             k64[j] = k[j];
-        gr_why_u64s(o, "finite_options", k64, nk < GR_WHY_NODE_OPTIONS ? nk : GR_WHY_NODE_OPTIONS);
-        gr_why_u64(o, "finite_options_total", nk);
+        gr_jw_u64s(o, "finite_options", k64, nk < GR_WHY_NODE_OPTIONS ? nk : GR_WHY_NODE_OPTIONS);
+        gr_jw_u64(o, "finite_options_total", nk);
     }
     if (!res)
         return;
-    gr_why_str(o, "outcome", outcome_word(res[u]));
+    gr_jw_str(o, "outcome", outcome_word(res[u]));
     if (res[u] == GR_OUTCOME_DRAW)
-        cJSON_AddNullToObject(o, "remoteness");
+        gr_jw_null(o, "remoteness");
     else
-        gr_why_u64(o, "remoteness", depth[u]);
+        gr_jw_u64(o, "remoteness", depth[u]);
 }
 
 void gr_token_why_loopy(gr_query *q, const gr_token_board *b, const gr_loopy *l, uint64_t x,
                         size_t ninf)
 {
-    cJSON *step = gr_why_step(q, "loopy_tokens");
+    gr_jw_node *step = gr_why_step(q, "loopy_tokens");
     if (!step)
         return;
     uint8_t *res = NULL;
     uint32_t *depth = NULL;
     bool known = lone_outcomes(q, b->graph, &res, &depth);
-    cJSON *tokens = gr_why_array(step, "tokens");
+    gr_jw_node *tokens = gr_jw_array(step, "tokens");
     gr_text t = { .len = 0 };
     size_t drawn = 0;
     for (size_t i = 0; i < b->ntokens; i++) {
@@ -148,10 +148,10 @@ void gr_token_why_loopy(gr_query *q, const gr_token_board *b, const gr_loopy *l,
     }
     if (b->ntokens > 8)
         gr_text_add(&t, "; ... (%zu tokens)", b->ntokens);
-    gr_why_u64(step, "infinite", ninf);
-    gr_why_u64(step, "nim_sum_finite", x);
+    gr_jw_u64(step, "infinite", ninf);
+    gr_jw_u64(step, "nim_sum_finite", x);
     if (known)
-        gr_why_u64(step, "drawn_alone", drawn);
+        gr_jw_u64(step, "drawn_alone", drawn);
     gr_why_say(q, step, "Values by token%s%s.", b->ntokens ? ": " : "", b->ntokens ? t.buf : "s: none");
     gr_free(res);
     gr_free(depth);
@@ -160,16 +160,16 @@ void gr_token_why_loopy(gr_query *q, const gr_token_board *b, const gr_loopy *l,
 void gr_token_why_retrograde(gr_query *q, const gr_token_board *b, uint8_t outcome, uint32_t depth,
                              const char *verdict)
 {
-    cJSON *step = gr_why_step(q, "retrograde");
+    gr_jw_node *step = gr_why_step(q, "retrograde");
     if (!step)
         return;
-    cJSON_AddItemToObject(step, "node", b->node_item(b->ctx, b->at[0]));
-    gr_why_str(step, "outcome", outcome_word(outcome));
+    b->node_put(b->ctx, b->at[0], step, "node");
+    gr_jw_str(step, "outcome", outcome_word(outcome));
     if (outcome == GR_OUTCOME_DRAW)
-        cJSON_AddNullToObject(step, "remoteness");
+        gr_jw_null(step, "remoteness");
     else
-        gr_why_u64(step, "remoteness", depth);
-    gr_why_bool(step, "misere", q->misere);
+        gr_jw_u64(step, "remoteness", depth);
+    gr_jw_bool(step, "misere", q->misere);
     gr_why_say(q, step, "Misere play (the player who cannot move wins) of one token on %s, solved by "
                "retrograde analysis: %s", b->board, verdict);
 }
