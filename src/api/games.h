@@ -95,15 +95,39 @@ typedef struct gr_constraint {
     gr_range bound;
 } gr_constraint;
 
+/* A position held in memory, with the function that answers it as the
+ * game's analyze hook would answer it written out: a moves hook hands the
+ * position after each move this way, so that its outcome is found without
+ * writing it to JSON and reading it back. */
+typedef struct gr_position {
+    int (*solve)(gr_query *q, const void *pos); /* fills q->ans; 0, or -1 with q->err */
+    const void *pos;
+} gr_position;
+
+/* A position that is a list of integers (stairs; n and limit; the two
+ * piles of Wythoff's game), answered by the game's `solve` as its analyze
+ * hook answers them once read. `v` is the caller's and must hold room for
+ * the position. gr_int_position returns p's position. */
+typedef struct gr_int_position {
+    int (*solve)(gr_query *q, const uint64_t *v, size_t n);
+    uint64_t *v;
+    size_t n;
+    gr_position position;
+} gr_int_position;
+
+const gr_position *gr_int_position_of(gr_int_position *p);
+
 /* Where a game's moves hook hands over the legal moves of a position
  * (POST /v1/moves, api/moves.c). */
 typedef struct gr_move_sink {
     gr_u128 from;   /* in: the canonical index of the first move to hand over */
     gr_u128 total;  /* out: the exact number of legal moves, set before the first put */
     /* Takes the move and next the game rendered into q->ans, exactly as its
-     * analyze hook renders a winning move, and clears them. false: no more
-     * moves are wanted (or memory ran out: q->err then says so). */
-    bool (*put)(struct gr_move_sink *s, gr_query *q);
+     * analyze hook renders a winning move, and clears them; `after` is the
+     * position next writes, in memory, valid during the call only (NULL
+     * from a winning hook, whose moves win by construction). false:
+     * no more moves are wanted (or memory ran out: q->err then says so). */
+    bool (*put)(struct gr_move_sink *s, gr_query *q, const gr_position *after);
     void *ctx;
 } gr_move_sink;
 

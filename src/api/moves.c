@@ -37,9 +37,42 @@ typedef struct paging {
     gr_u128 cursor;
 } paging;
 
+/* ---- outcomes ----------------------------------------------------------------- */
+
+/* Answers the position after move m, held in memory by the game's hook,
+ * within an equal share of what q's budget has left for the moves still to
+ * come; leaves m unknown when the budget, the service's bounds or memory
+ * do not allow it. */
+static void evaluate(gr_query *q, const gr_position *after, size_t still_to_come, listed *m)
+{
+    if (!after || q->budget.left == 0)
+        return;
+    gr_api_error err = { 0 };
+    gr_query sub = *q;
+    memset(&sub.ans, 0, sizeof sub.ans);
+    sub.slim = sub.outcome_only = true;
+    sub.ans.explanation.muted = true;
+    sub.err = &err;
+    sub.budget = gr_budget_share(&q->budget, q->budget.left / (still_to_come ? still_to_come : 1));
+    uint64_t given = sub.budget.left;
+    if (after->solve(&sub, after->pos) == 0 && sub.ans.winner) {
+        m->known = true;
+        m->winner = sub.ans.winner;
+        m->grundy_known = sub.ans.grundy_known;
+        m->grundy = sub.ans.grundy;
+        m->has_value = sub.ans.has_value;
+        m->value = sub.ans.value;
+    }
+    q->budget.left -= given - sub.budget.left;
+    gr_budget_stop why = gr_budget_stopped(&sub.budget);
+    if (why == GR_STOP_CPU || why == GR_STOP_CANCEL)
+        q->budget.left = 0; /* the deadline is the whole query's */
+    gr_answer_free(&sub.ans);
+}
+
 /* ---- collecting what the game's hook lists --------------------------------- */
 
-static bool collect(gr_move_sink *s, gr_query *q)
+static bool collect(gr_move_sink *s, gr_query *q, const gr_position *after)
 {
     collector *c = s->ctx;
     if (c->n == c->max || c->bytes > c->max_bytes || (c->whole && s->total > c->max)) {
@@ -52,6 +85,8 @@ static bool collect(gr_move_sink *s, gr_query *q)
     gr_jw_append(&m->move, &q->ans.move, "null");
     gr_jw_append(&m->next, &q->ans.next, "null");
     gr_ans_clear_move(&q->ans);
+    gr_u128 listable = s->total - s->from < c->max ? s->total - s->from : c->max;
+    evaluate(q, after, (size_t)(listable - c->n), m);
     c->n++;
     c->bytes += m->move.len + m->next.len;
     if (m->move.oom || m->next.oom) {
@@ -74,7 +109,8 @@ static void free_listed(collector *c)
 }
 
 /* Runs the game's hook from canonical index `from`, keeping at most `max`
- * moves. 0, or -1 with q->err filled. */
+ * moves, each with the outcome of the position after it. 0, or -1 with
+ * q->err filled. */
 static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max, bool whole,
                       collector *c, gr_u128 *total)
 {
@@ -93,86 +129,11 @@ static int list_moves(gr_query *q, const gr_game *game, gr_u128 from, size_t max
     return rc;
 }
 
-/* ---- outcomes ----------------------------------------------------------------- */
-
-static bool named_in(const cJSON *obj, const char *name)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, name) != NULL;
-}
-
-/* The request with next applied: the members of obj that next does not set
- * (paging members left out), then next's. */
-static void merged_request(const gr_json_doc *doc, const cJSON *obj, const cJSON *next_names,
-                           const char *const *paging_members, const gr_buf *next, gr_buf *out)
-{
-    gr_buf_put(out, "{", 1);
-    for (const cJSON *m = obj->child; m; m = m->next) {
-        bool skip = named_in(next_names, m->string);
-        for (size_t i = 0; paging_members[i] && !skip; i++)
-            skip = strcmp(m->string, paging_members[i]) == 0;
-        if (skip)
-            continue;
-        gr_buf_json_string(out, m->string);
-        gr_buf_put(out, ":", 1);
-        gr_json_print_exact(out, doc, m);
-        gr_buf_put(out, ",", 1);
-    }
-    gr_buf_put(out, next->data + 1, next->len - 1); /* next's members and its closing brace */
-}
-
-/* Answers the position after move m within *b; leaves m unknown when the
- * budget, the service's bounds or memory do not allow it. */
-static void evaluate(const gr_service *svc, const gr_json_doc *doc, const cJSON *obj,
-                     const char *const *paging_members, listed *m, gr_budget *b)
-{
-    cJSON *names = cJSON_ParseWithLength(m->next.data, m->next.len);
-    if (!cJSON_IsObject(names)) {
-        cJSON_Delete(names);
-        return;
-    }
-    gr_buf text = { 0 };
-    merged_request(doc, obj, names, paging_members, &m->next, &text);
-    cJSON_Delete(names);
-    /* Writing and reading the position is work too: a step per byte. */
-    b->left -= text.len < b->left ? text.len : b->left;
-    gr_json_doc after;
-    gr_api_error err = { 0 };
-    if (!text.oom && gr_json_parse(text.data, text.len, &after, &err) == 0) {
-        gr_query q = { .doc = &after, .obj = after.root, .outcome_only = true, .limits = &svc->limits, .tables = svc->tables,
-                       .cache = svc->cache, .grundys_rare = &svc->grundys_rare, .budget = *b,
-                       .err = &err };
-        const gr_game *game;
-        if (gr_query_answer(&q, &game) == 0) {
-            m->known = true;
-            m->winner = q.ans.winner;
-            m->grundy_known = q.ans.grundy_known;
-            m->grundy = q.ans.grundy;
-            m->has_value = q.ans.has_value;
-            m->value = q.ans.value;
-        }
-        *b = q.budget;
-        gr_answer_free(&q.ans);
-        gr_json_free(&after);
-    }
-    gr_mem_free(text.data);
-}
-
-/* Evaluates every move, each within an equal share of the budget left (a
- * position past its share stays unknown, and leaves the rest to the
- * others); the count of those evaluated. */
-static size_t evaluate_all(const gr_service *svc, gr_query *q, const char *const *paging_members,
-                           collector *c)
+static size_t known_count(const collector *c)
 {
     size_t known = 0;
-    for (size_t i = 0; i < c->n && q->budget.left > 0; i++) {
-        gr_budget share = gr_budget_share(&q->budget, q->budget.left / (c->n - i));
-        uint64_t given = share.left;
-        evaluate(svc, q->doc, q->obj, paging_members, &c->items[i], &share);
-        q->budget.left -= given - share.left;
-        if (gr_budget_stopped(&share) == GR_STOP_CPU || gr_budget_stopped(&share) == GR_STOP_CANCEL)
-            q->budget.left = 0; /* the deadline is the whole query's */
+    for (size_t i = 0; i < c->n; i++)
         known += c->items[i].known;
-    }
     return known;
 }
 
@@ -196,15 +157,14 @@ static void order_winning_first(collector *c)
     gr_free(sorted);
 }
 
-int gr_moves_scan(const gr_service *svc, gr_query *q, const gr_game *game, size_t max_moves,
-                  const char *const *skip_members, gr_moves_keep keep, void *ctx, gr_u128 *total)
+int gr_moves_scan(gr_query *q, const gr_game *game, size_t max_moves, gr_moves_keep keep, void *ctx,
+                  gr_u128 *total)
 {
     collector c;
     int rc = list_moves(q, game, 0, max_moves, true, &c, total);
     if (rc == 0 && c.stopped)
         rc = 1;
     if (rc == 0) {
-        evaluate_all(svc, q, skip_members, &c);
         for (size_t i = 0; i < c.n; i++)
             keep(ctx, &c.items[i].move, &c.items[i].next, c.items[i].known, winning(&c.items[i]));
     }
@@ -355,8 +315,7 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
 }
 
 /* Lists, evaluates, orders and renders one page. 0, or -1 with q->err. */
-static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game, const paging *pg,
-                        const char *const *paging_members, gr_reply *out)
+static int answer_moves(gr_query *q, const gr_game *game, const paging *pg, gr_reply *out)
 {
     collector c;
     gr_u128 total = 0;
@@ -377,7 +336,7 @@ static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game,
                        "send the cursor the previous answer gave");
     }
     page_out p = { .total = total, .winning_first = whole };
-    size_t known = evaluate_all(svc, q, paging_members, &c);
+    size_t known = known_count(&c);
     p.winning_first = whole && known == c.n && !game->move_scores;
     if (p.winning_first)
         order_winning_first(&c);
@@ -393,7 +352,7 @@ static int answer_moves(const gr_service *svc, gr_query *q, const gr_game *game,
     return out->body ? 0 : gr_fail(q->err, GR_E_OVERLOADED, "", "out of memory rendering the moves; retry later");
 }
 
-static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *page, gr_reply *out,
+static int moves_query(gr_query *q, const gr_page_args *page, gr_reply *out,
                        const gr_game **game)
 {
     static const char *const paging_members[] = { "limit", "cursor", NULL };
@@ -409,7 +368,7 @@ static int moves_query(const gr_service *svc, gr_query *q, const gr_page_args *p
     paging pg;
     if (read_limit(q, *game, page, &pg.limit) || read_cursor(q, page, &pg.cursor))
         return -1;
-    return answer_moves(svc, q, *game, &pg, extra, out);
+    return answer_moves(q, *game, &pg, out);
 }
 
 void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_page_args *page,
@@ -430,7 +389,7 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
     *out = (gr_reply){ 0, NULL, 0, NULL, NULL };
     gr_mem_account mem;
     bool own = gr_mem_open(&mem, svc->limits.query_memory);
-    if (moves_query(svc, &q, page, out, &game) != 0) {
+    if (moves_query(&q, page, out, &game) != 0) {
         gr_explain_stop(&svc->limits, &q.budget, false, &err);
         if (own)
             gr_explain_memory(&svc->limits, &mem, &err);

@@ -39,14 +39,14 @@ void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_
 
 /* For "winning_moves" (api/winning.h): lists every legal move of q's
  * validated position when it has at most max_moves, answers the position
- * after each within an equal share of q's budget (the request's members
- * named in skip_members left out of it), and hands each to keep() in
+ * after each (held in memory by the game's hook) within an equal share of
+ * q's budget, and hands each to keep() in
  * canonical order: its move and next as /v1/analyze writes them, whether
  * its outcome is known, and whether it wins for the mover. *total is the
  * exact number of legal moves. 0; 1 when there are more than max_moves
  * (none handed over); -1 with q->err filled. q->ans is used as scratch. */
 typedef void (*gr_moves_keep)(void *ctx, const gr_buf *move, const gr_buf *next, bool known, bool winning);
-int gr_moves_scan(const gr_service *svc, gr_query *q, const struct gr_game *game, size_t max_moves,
-                  const char *const *skip_members, gr_moves_keep keep, void *ctx, gr_u128 *total);
+int gr_moves_scan(gr_query *q, const struct gr_game *game, size_t max_moves, gr_moves_keep keep, void *ctx,
+                  gr_u128 *total);
 
 #endif

@@ -5,10 +5,6 @@
 
 #include "api/moves.h"
 
-/* The request members a position after a move does not carry: a batch's
- * "id" (outside a batch it is refused). */
-static const char *const not_carried[] = { "id", NULL };
-
 typedef struct kept {
     struct gr_winning *w;
     const gr_buf *answered; /* the answer's own move, which "others" leaves out */
@@ -41,8 +37,9 @@ static void keep_scanned(void *ctx, const gr_buf *move, const gr_buf *next, bool
     keep_entry(k, move->data, move->len);
 }
 
-static bool keep_hooked(gr_move_sink *s, gr_query *q)
+static bool keep_hooked(gr_move_sink *s, gr_query *q, const gr_position *after)
 {
+    (void)after; /* the hook counts winning moves itself */
     kept *k = s->ctx;
     gr_jw_end(&q->ans.move);
     bool oom = q->ans.move.out.oom;
@@ -52,10 +49,10 @@ static bool keep_hooked(gr_move_sink *s, gr_query *q)
     return k->listed < GR_WINNING_MOVES_CAP - 1 && !oom;
 }
 
-static void scan(const gr_service *svc, gr_query *lq, const gr_game *game, kept *k)
+static void scan(gr_query *lq, const gr_game *game, kept *k)
 {
     gr_u128 legal = 0;
-    int rc = gr_moves_scan(svc, lq, game, GR_WINNING_SCAN_MOVES, not_carried, keep_scanned, k, &legal);
+    int rc = gr_moves_scan(lq, game, GR_WINNING_SCAN_MOVES, keep_scanned, k, &legal);
     if (rc == 1) {
         k->w->note = "the position has more legal moves than the 1000 searched one by one, so the "
                      "winning ones are not counted; POST /v1/moves pages through them";
@@ -115,7 +112,7 @@ void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, u
     gr_jw_end(&q->ans.move);
     kept k = { .w = w, .answered = &q->ans.move.out, .all_known = true };
     if (!game->winning || !hooked(&lq, game, &k))
-        scan(svc, &lq, game, &k);
+        scan(&lq, game, &k);
     q->budget.left -= given - lq.budget.left;
     gr_answer_free(&lq.ans);
     if (w->moves.oom) {

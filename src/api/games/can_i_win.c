@@ -9,6 +9,7 @@
 #include "api/games/game.h"
 #include "api/games/score_common.h"
 #include "api/games/score_why.h"
+#include "grundy/alloc.h"
 #include "grundy/score.h"
 
 /* ---- Can I Win ------------------------------------------------------------ */
@@ -154,11 +155,12 @@ static const gr_score_game pool_game = { .state_size = sizeof(uint32_t),
     .unit = "value (+1 win, 0 draw, -1 loss)", .moves = pool_moves, .value = pool_value,
     .best = pool_best, .play = pool_play, .max_moves = GR_CAN_I_WIN_MAX };
 
-static int analyze_can_i_win(gr_query *q)
+/* Answers the pool in memory. */
+static int answer_pool(gr_query *q, const pool *in)
 {
     uint64_t before = q->budget.left; /* the search's cost bounds the account */
-    pool p;
-    int rc = read_pool(q, &p);
+    pool p = *in;
+    int rc = 0;
     int outcome = 0;
     unsigned pick = 0;
     gr_status s = rc ? GR_OK : gr_can_i_win((unsigned)p.max, p.mask, (int64_t)p.target, &q->budget,
@@ -175,8 +177,20 @@ static int analyze_can_i_win(gr_query *q)
         if (pick)
             rc = can_i_win_move(q, p.used, p.nused, pick);
     }
+    return rc;
+}
+
+static int analyze_can_i_win(gr_query *q)
+{
+    pool p;
+    int rc = read_pool(q, &p) ? -1 : answer_pool(q, &p);
     gr_mem_free(p.used);
     return rc;
+}
+
+static int solve_after(gr_query *q, const void *pos)
+{
+    return answer_pool(q, pos);
 }
 
 /* Canonical order: the unused numbers ascending. When the used numbers
@@ -195,15 +209,23 @@ static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
         sum += p.used[i];
     sink->total = sum >= p.target ? 0 : p.max - p.nused;
     gr_u128 index = 0;
-    int rc = 0;
+    pool after = p;
+    after.used = gr_malloc((p.nused + 1) * sizeof *after.used);
+    int rc = after.used ? 0 : gr_oom(q);
+    if (rc == 0)
+        memcpy(after.used, p.used, p.nused * sizeof *p.used);
+    after.nused = p.nused + 1;
     for (unsigned pick = 1; sink->total && pick <= p.max && rc == 0; pick++) {
         if (p.mask >> (pick - 1) & 1 || index++ < sink->from)
             continue;
+        after.used[p.nused] = pick;
+        after.mask = p.mask | (uint32_t)1 << (pick - 1);
         if (can_i_win_move(q, p.used, p.nused, pick))
             rc = -1;
-        else if (!sink->put(sink, q))
+        else if (!sink->put(sink, q, &(gr_position){ solve_after, &after }))
             break;
     }
+    gr_free(after.used);
     gr_mem_free(p.used);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }

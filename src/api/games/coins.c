@@ -124,32 +124,51 @@ static uint64_t heads_after(const coins_pos *p, const gr_coins_move *mv, gr_coin
     return p->n - were + (turned - were);
 }
 
-static void append_new_heads(gr_jw_node *arr, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
+/* The heads after the move, as next lists them: the request's heads in
+ * order, less those turned to tails, then the coins turned to heads,
+ * ascending. out has room for heads_after(p, mv, rule); their count. */
+static size_t heads_after_move(const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule, uint64_t *out)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!turned(mv, rule, p->heads[i]))
+            out[n++] = p->heads[i];
     if (rule != GR_COINS_RULER) {
         for (unsigned i = 0; i < mv->nothers; i++)
             if (!is_head(p, mv->others[i]))
-                gr_jw_u64(arr, NULL, mv->others[i]);
-        return;
+                out[n++] = mv->others[i];
+        return n;
     }
     for (uint64_t c = mv->run_from; c < mv->pos; c++)
         if (!is_head(p, c))
-            gr_jw_u64(arr, NULL, c);
+            out[n++] = c;
+    return n;
 }
 
-/* next.heads: the request's heads in order, less those turned to tails,
- * then the coins turned to heads, ascending. */
+/* The position after the move, in memory (heads from gr_malloc). */
+static int position_after(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule,
+                          coins_pos *after)
+{
+    size_t count = (size_t)heads_after(p, mv, rule);
+    after->heads = gr_malloc((count + 1) * sizeof *after->heads);
+    after->sorted = gr_malloc((count + 1) * sizeof *after->sorted);
+    if (!after->heads || !after->sorted)
+        return gr_oom(q);
+    after->n = heads_after_move(p, mv, rule, after->heads);
+    memcpy(after->sorted, after->heads, after->n * sizeof *after->heads);
+    qsort(after->sorted, after->n, sizeof *after->sorted, gr_cmp_u64);
+    return 0;
+}
+
 static int next_heads(gr_query *q, const coins_pos *p, const gr_coins_move *mv, gr_coins_rule rule)
 {
-    gr_jw_node *next = gr_ans_next(q);
-    gr_jw_node *arr = next ? gr_jw_array(next, "heads") : NULL;
-    if (!arr)
-        return gr_oom(q);
-    for (size_t i = 0; i < p->n; i++)
-        if (!turned(mv, rule, p->heads[i]))
-            gr_jw_u64(arr, NULL, p->heads[i]);
-    append_new_heads(arr, p, mv, rule);
-    return 0;
+    coins_pos after = { 0 };
+    int rc = position_after(q, p, mv, rule, &after);
+    if (rc == 0)
+        gr_jw_u64s(gr_ans_next(q), "heads", after.heads, after.n);
+    gr_free(after.heads);
+    gr_free(after.sorted);
+    return rc;
 }
 
 static void move_fields(gr_jw_node *move, const gr_coins_move *mv, gr_coins_rule rule)
@@ -262,17 +281,39 @@ static int list_move(gr_query *q, const coins_pos *p, const gr_coins_move *mv, g
     return answer_move(q, p, mv, rule);
 }
 
+static int coins_answer(gr_query *q, const coins_pos *p, size_t which);
+
+/* A position after a move, in memory for a sink. */
+typedef struct coins_after {
+    coins_pos p;
+    size_t which;
+} coins_after;
+
+static int solve_after(gr_query *q, const void *pos)
+{
+    const coins_after *a = pos;
+    return coins_answer(q, &a->p, a->which);
+}
+
 /* Lists the moves on head i from index k on. 1 when the sink wants no
  * more, 0 to go on, -1 on error. */
-static int list_head(gr_query *q, const coins_pos *p, gr_coins_rule rule, size_t i, gr_u128 k,
+static int list_head(gr_query *q, const coins_pos *p, size_t which, size_t i, gr_u128 k,
                      gr_u128 count, gr_move_sink *sink)
 {
+    gr_coins_rule rule = rules[which].rule;
     for (; k < count; k++) {
         gr_coins_move mv;
         head_move_at(rule, p->heads[i], k, &mv);
-        if (list_move(q, p, &mv, rule))
+        coins_after after = { .which = which };
+        if (list_move(q, p, &mv, rule) || position_after(q, p, &mv, rule, &after.p)) {
+            gr_free(after.p.heads);
+            gr_free(after.p.sorted);
             return -1;
-        if (!sink->put(sink, q))
+        }
+        bool more = sink->put(sink, q, &(gr_position){ solve_after, &after });
+        gr_free(after.p.heads);
+        gr_free(after.p.sorted);
+        if (!more)
             return q->err->code ? -1 : 1;
     }
     return 0;
@@ -281,8 +322,9 @@ static int list_head(gr_query *q, const coins_pos *p, gr_coins_rule rule, size_t
 /* Canonical order: head by head in the request's order, and on each head
  * as head_move_at says. The count of a position of many far heads under
  * mock turtles can pass 2^128: a 422 then. */
-static int coins_list(gr_query *q, const coins_pos *p, gr_coins_rule rule, gr_move_sink *sink)
+static int coins_list(gr_query *q, const coins_pos *p, size_t which, gr_move_sink *sink)
 {
+    gr_coins_rule rule = rules[which].rule;
     gr_u128 total = 0;
     for (size_t i = 0; i < p->n; i++) {
         gr_u128 c = head_move_count(rule, p->heads[i]);
@@ -300,7 +342,7 @@ static int coins_list(gr_query *q, const coins_pos *p, gr_coins_rule rule, gr_mo
             skip -= count;
             continue;
         }
-        rc = list_head(q, p, rule, i, skip, count, sink);
+        rc = list_head(q, p, which, i, skip, count, sink);
         skip = 0;
     }
     return rc < 0 ? -1 : 0;
@@ -310,7 +352,7 @@ static int moves_coins(gr_query *q, gr_move_sink *sink)
 {
     coins_pos p = { 0 };
     size_t which = 0;
-    int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_list(q, &p, rules[which].rule, sink);
+    int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_list(q, &p, which, sink);
     gr_mem_free(p.heads);
     gr_free(p.sorted);
     return rc;

@@ -44,13 +44,11 @@ static int divisor_move(gr_query *q, uint64_t n, uint64_t take)
     return 0;
 }
 
-static int analyze_divisor(gr_query *q)
+/* Answers v[0] = n >= 1 in memory. */
+static int answer_n(gr_query *q, const uint64_t *v, size_t count)
 {
-    uint64_t n, take = 0;
-    if (gr_q_u64(q, "n", NULL, &n))
-        return -1;
-    if (n == 0)
-        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "n", "\"n\" must be at least 1");
+    (void)count;
+    uint64_t n = v[0], take = 0;
     if (divisor_component(q, n))
         return -1;
     bool win = gr_divisor_move(n, &take);
@@ -65,6 +63,16 @@ static int analyze_divisor(gr_query *q)
                "%" PRIu64 " is %s.%s", n, win ? "even, so take 1 (any odd divisor leaves an odd number)" : "odd",
                q->ans.grundy_known ? "" : " The Grundy value is not computed at this size.");
     return win ? divisor_move(q, n, take) : 0;
+}
+
+static int analyze_divisor(gr_query *q)
+{
+    uint64_t n;
+    if (gr_q_u64(q, "n", NULL, &n))
+        return -1;
+    if (n == 0)
+        return gr_fail(q->err, GR_E_OUT_OF_RANGE, "n", "\"n\" must be at least 1");
+    return answer_n(q, &n, 1);
 }
 
 /* Canonical order: the divisor subtracted, ascending (1 first). The list
@@ -88,7 +96,9 @@ static int moves_divisor(gr_query *q, gr_move_sink *sink)
             rc = -1;
             break;
         }
-        if (!sink->put(sink, q)) {
+        uint64_t after_n = n - divs[k];
+        gr_int_position after = { .solve = answer_n, .v = &after_n, .n = 1 };
+        if (!sink->put(sink, q, gr_int_position_of(&after))) {
             rc = q->err->code ? -1 : 0;
             break;
         }

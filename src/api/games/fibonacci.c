@@ -73,11 +73,11 @@ static int fib_move(gr_query *q, uint64_t n, uint64_t take)
     return 0;
 }
 
-static int analyze_fibonacci(gr_query *q)
+/* Answers the state v = {n, limit} in memory. */
+static int answer_state(gr_query *q, const uint64_t *v, size_t count)
 {
-    uint64_t n, limit, terms[GR_ZECKENDORF_MAX_TERMS];
-    if (read_state(q, &n, &limit))
-        return -1;
+    (void)count;
+    uint64_t n = v[0], limit = v[1], terms[GR_ZECKENDORF_MAX_TERMS];
     size_t nterms = gr_zeckendorf(n, terms);
     if (fib_component(q, n, limit, terms, nterms))
         return -1;
@@ -86,6 +86,12 @@ static int analyze_fibonacci(gr_query *q)
     q->ans.winner = win ? "first" : "second";
     fib_explain(q, n, limit, terms, nterms, win);
     return win ? fib_move(q, n, take) : 0;
+}
+
+static int analyze_fibonacci(gr_query *q)
+{
+    uint64_t v[2];
+    return read_state(q, &v[0], &v[1]) ? -1 : answer_state(q, v, 2);
 }
 
 /* Canonical order: take 1, 2, ..., min(limit, n). */
@@ -99,7 +105,9 @@ static int moves_fibonacci(gr_query *q, gr_move_sink *sink)
     for (uint64_t take = sink->from < most ? (uint64_t)sink->from + 1 : most + 1; take <= most; take++) {
         if (fib_move(q, n, take))
             return -1;
-        if (!sink->put(sink, q))
+        uint64_t v[2] = { n - take, take > GR_INT_MAX / 2 ? GR_INT_MAX : 2 * take };
+        gr_int_position after = { .solve = answer_state, .v = v, .n = 2 };
+        if (!sink->put(sink, q, gr_int_position_of(&after)))
             return q->err->code ? -1 : 0;
     }
     return 0;
@@ -127,7 +135,7 @@ static int winning_fibonacci(gr_query *q, gr_move_sink *sink)
     for (size_t i = sink->from < count ? (size_t)sink->from : count; i < count; i++) {
         if (fib_move(q, n, take[i]))
             return -1;
-        if (!sink->put(sink, q))
+        if (!sink->put(sink, q, NULL)) /* a winning move's outcome is known */
             return q->err->code ? -1 : 0;
     }
     return 0;

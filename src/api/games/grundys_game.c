@@ -89,34 +89,24 @@ static void grundys_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_mo
     *mv = (gr_heap_move){ .take = 0, .nparts = 2, .part = { a, n - a } };
 }
 
-/* The answer (sink NULL) or the winning moves into sink. */
-static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
+/* The answer (sink NULL) or the winning moves into sink, for piles in memory. */
+static int solve_piles(gr_query *q, const uint64_t *piles, size_t npiles, gr_move_sink *sink)
 {
-    uint64_t *piles = NULL;
-    size_t npiles;
-    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
-        return -1;
-    if (q->misere && sink) {
-        gr_mem_free(piles);
+    if (q->misere && sink)
         return 1;
-    }
     if (q->misere) {
         gr_heap_game game = gr_heap_game_grundys();
         gr_mq_rules rules = gr_mq_grundys();
-        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, "Grundy's game")
-                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game,
-                                                    "Grundy's game");
-        gr_mem_free(piles);
-        return rc;
+        return npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, "Grundy's game")
+                          : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game,
+                                                  "Grundy's game");
     }
     uint64_t need = gr_max_u64(piles, npiles);
     int rc;
     grundys_ctx ctx = { .rare = NULL };
     gr_status s = grundys_values(q, need, &ctx);
-    if (s == GR_EBOUND) {
-        gr_mem_free(piles);
+    if (s == GR_EBOUND)
         return -1;
-    }
     if (s != GR_OK) {
         rc = gr_fail_engine(q->err, s, "piles", "the Grundy values of Grundy's game");
     } else {
@@ -127,6 +117,22 @@ static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
         rc = sink ? gr_heap_winning(q, piles, npiles, &rules, sink) : gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_free(&ctx.seq);
+    return rc;
+}
+
+static int answer_piles(gr_query *q, const void *ctx, const uint64_t *piles, size_t n)
+{
+    (void)ctx;
+    return solve_piles(q, piles, n, NULL);
+}
+
+static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    int rc = solve_piles(q, piles, npiles, sink);
     gr_mem_free(piles);
     return rc;
 }
@@ -148,7 +154,8 @@ static int moves_grundys_game(gr_query *q, gr_move_sink *sink)
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     gr_heap_options o = { .count = grundys_count, .at = grundys_at };
-    int rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+    gr_heap_solver solver = { answer_piles, NULL };
+    int rc = gr_heap_moves(q, piles, npiles, NULL, &o, &solver, sink);
     gr_mem_free(piles);
     return rc;
 }

@@ -165,12 +165,11 @@ static int read_position(gr_query *q, const gr_mnk *g, gr_mnk_position *pos)
     return read_board(q, g, pos);
 }
 
-int gr_mnk_answer(gr_query *q, const gr_mnk *g)
+/* Answers the board in memory. */
+static int answer_position(gr_query *q, const gr_mnk *g, const gr_mnk_position *board)
 {
     uint64_t before = q->budget.left; /* the search's cost bounds the account */
-    gr_mnk_position pos;
-    if (read_position(q, g, &pos))
-        return -1;
+    gr_mnk_position pos = *board;
     gr_mnk_result r;
     gr_status s = gr_mnk_solve(g, &pos, &q->budget, &r);
     if (s != GR_OK)
@@ -182,6 +181,24 @@ int gr_mnk_answer(gr_query *q, const gr_mnk *g)
     mnk_explain(q, g, &pos, &r);
     gr_score_why_account(q, &board_game, g, &pos, r.value, before - q->budget.left);
     return r.best_cell >= 0 ? mnk_move(q, g, &pos, (unsigned)r.best_cell) : 0;
+}
+
+int gr_mnk_answer(gr_query *q, const gr_mnk *g)
+{
+    gr_mnk_position pos;
+    return read_position(q, g, &pos) ? -1 : answer_position(q, g, &pos);
+}
+
+/* A board after a move, in memory for a sink. */
+typedef struct mnk_after {
+    const gr_mnk *g;
+    gr_mnk_position pos;
+} mnk_after;
+
+static int solve_after(gr_query *q, const void *after)
+{
+    const mnk_after *a = after;
+    return answer_position(q, a->g, &a->pos);
 }
 
 /* Canonical order: the empty cells by index (row by row, left to right). A
@@ -205,7 +222,11 @@ int gr_mnk_moves(gr_query *q, const gr_mnk *g, gr_move_sink *sink)
             continue;
         if (mnk_move(q, g, &pos, cell))
             return -1;
-        if (!sink->put(sink, q))
+        mnk_after after = { g, pos };
+        if (gr_mnk_play(g, &pos, cell, &after.pos) != GR_OK)
+            return gr_fail(q->err, GR_E_INTERNAL, "board", "an empty cell could not be played; please "
+                           "report this query");
+        if (!sink->put(sink, q, &(gr_position){ solve_after, &after }))
             return q->err->code ? -1 : 0;
     }
     return 0;

@@ -105,22 +105,31 @@ static void nim_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *
 
 #define NIM_RULE "Nim: a pile's Grundy value is its size"
 
-/* The answer (sink NULL) or the winning moves into sink. */
+/* The answer (sink NULL) or the winning moves into sink, for piles in memory. */
+static int solve_piles(gr_query *q, const uint64_t *piles, size_t n, gr_move_sink *sink)
+{
+    gr_heap_options o = { .count = nim_count, .at = nim_at };
+    gr_heap_rules rules = { .value = nim_value, .move = nim_move,
+                            .name = NIM_RULE, .remote = nim_remote,
+                            .options = &o, .one_option_per_value = true };
+    if (q->misere)
+        return sink ? 1 : analyze_misere(q, piles, n);
+    return sink ? gr_heap_winning(q, piles, n, &rules, sink) : gr_heap_sum(q, piles, n, &rules);
+}
+
+static int answer_piles(gr_query *q, const void *ctx, const uint64_t *piles, size_t n)
+{
+    (void)ctx;
+    return solve_piles(q, piles, n, NULL);
+}
+
 static int solve_nim(gr_query *q, gr_move_sink *sink)
 {
     uint64_t *piles;
     size_t n;
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
-    int rc;
-    gr_heap_options o = { .count = nim_count, .at = nim_at };
-    gr_heap_rules rules = { .value = nim_value, .move = nim_move,
-                            .name = NIM_RULE, .remote = nim_remote,
-                            .options = &o, .one_option_per_value = true };
-    if (q->misere)
-        rc = sink ? 1 : analyze_misere(q, piles, n);
-    else
-        rc = sink ? gr_heap_winning(q, piles, n, &rules, sink) : gr_heap_sum(q, piles, n, &rules);
+    int rc = solve_piles(q, piles, n, sink);
     gr_mem_free(piles);
     return rc;
 }
@@ -150,7 +159,8 @@ static int moves_nim(gr_query *q, gr_move_sink *sink)
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
     gr_heap_options o = { .count = nim_count, .at = nim_at };
-    int rc = gr_heap_moves(q, piles, n, NULL, &o, sink);
+    gr_heap_solver solver = { answer_piles, NULL };
+    int rc = gr_heap_moves(q, piles, n, NULL, &o, &solver, sink);
     gr_mem_free(piles);
     return rc;
 }

@@ -173,29 +173,21 @@ static void octal_at(void *ctx, size_t pile, uint64_t n, gr_u128 index, gr_heap_
     }
 }
 
-/* The answer (sink NULL) or the winning moves into sink. */
-static int solve_octal(gr_query *q, gr_move_sink *sink)
+/* The answer (sink NULL) or the winning moves into sink, for piles in memory. */
+static int solve_piles(gr_query *q, const gr_octal_code *rules_code, const uint64_t *piles, size_t npiles,
+                       gr_move_sink *sink)
 {
-    uint64_t *piles = NULL;
-    size_t npiles;
-    octal_ctx ctx = { .ref = { .seq = { 0 } } };
-    if (read_code(q, &ctx.code) ||
-        gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
-        return -1;
-    if (q->misere && sink) {
-        gr_mem_free(piles);
+    octal_ctx ctx = { .code = *rules_code, .ref = { .seq = { 0 } } };
+    if (q->misere && sink)
         return 1;
-    }
     if (q->misere) {
         char code[16], name[48];
         gr_octal_format(&ctx.code, code);
         snprintf(name, sizeof name, "octal game %s", code);
         gr_heap_game game = gr_heap_game_octal(&ctx.code);
         gr_mq_rules rules = gr_mq_octal(&ctx.code);
-        int rc = npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, name)
-                            : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
-        gr_mem_free(piles);
-        return rc;
+        return npiles > 1 ? gr_heap_misere_sum(q, piles, npiles, &rules, name)
+                          : gr_heap_misere_single(q, piles, npiles, gr_heap_game_misere, &game, name);
     }
     uint64_t need = gr_max_u64(piles, npiles);
     bool from_table = false;
@@ -214,6 +206,22 @@ static int solve_octal(gr_query *q, gr_move_sink *sink)
         rc = sink ? gr_heap_winning(q, piles, npiles, &rules, sink) : gr_heap_sum(q, piles, npiles, &rules);
     }
     gr_seq_ref_release(&ctx.ref);
+    return rc;
+}
+
+static int answer_piles(gr_query *q, const void *code, const uint64_t *piles, size_t n)
+{
+    return solve_piles(q, code, piles, n, NULL);
+}
+
+static int solve_octal(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *piles = NULL;
+    size_t npiles;
+    gr_octal_code code;
+    if (read_code(q, &code) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
+        return -1;
+    int rc = solve_piles(q, &code, piles, npiles, sink);
     gr_mem_free(piles);
     return rc;
 }
@@ -237,7 +245,8 @@ static int moves_octal(gr_query *q, gr_move_sink *sink)
         return -1;
     gr_heap_options o = { .ctx = &code, .count = octal_count, .at = octal_at };
     gr_heap_rules rules = { .splits = octal_splits(&code) };
-    int rc = gr_heap_moves(q, piles, npiles, &rules, &o, sink);
+    gr_heap_solver solver = { answer_piles, &code };
+    int rc = gr_heap_moves(q, piles, npiles, &rules, &o, &solver, sink);
     gr_mem_free(piles);
     return rc;
 }

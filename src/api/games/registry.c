@@ -77,3 +77,15 @@ void gr_game_names(gr_text *t)
     for (size_t i = 0; i < gr_ngames; i++)
         gr_text_add(t, "%s%s", i ? ", " : "", gr_games[i]->name);
 }
+
+static int solve_ints(gr_query *q, const void *pos)
+{
+    const gr_int_position *p = pos;
+    return p->solve(q, p->v, p->n);
+}
+
+const gr_position *gr_int_position_of(gr_int_position *p)
+{
+    p->position = (gr_position){ solve_ints, p };
+    return &p->position;
+}

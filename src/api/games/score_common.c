@@ -83,3 +83,15 @@ gr_i128 gr_score_sum(const int64_t *v, size_t n)
         s += v[i];
     return s;
 }
+
+static int solve_stones(gr_query *q, const void *pos)
+{
+    const gr_stones_position *p = pos;
+    return p->solve(q, p->stones, p->n, p->m);
+}
+
+const gr_position *gr_stones_position_of(gr_stones_position *p)
+{
+    p->position = (gr_position){ solve_stones, p };
+    return &p->position;
+}

@@ -4,6 +4,7 @@
 #ifndef GRUNDY_API_GAMES_SCORE_COMMON_H
 #define GRUNDY_API_GAMES_SCORE_COMMON_H
 
+#include "api/games.h"
 #include "api/query.h"
 #include "grundy/score.h"
 
@@ -16,6 +17,20 @@ int gr_score_read_stones(gr_query *q, bool signed_ok, int64_t **out, size_t *n);
 void gr_score_answer(gr_query *q, gr_i128 value, const char *what);
 /* next.stones = stones[from .. from + n). */
 int gr_score_next_stones(gr_query *q, const int64_t *stones, size_t from, size_t n);
+/* A row of stones held in memory, with the game's one other number (m
+ * of stone_prefix; 0 for the others), answered by the game's `solve` as
+ * its analyze hook answers them once read: the position after a move,
+ * for a sink (api/games.h). gr_stones_position_of returns p's position. */
+typedef struct gr_stones_position {
+    int (*solve)(gr_query *q, const int64_t *stones, size_t n, uint64_t m);
+    const int64_t *stones;
+    size_t n;
+    uint64_t m;
+    gr_position position;
+} gr_stones_position;
+
+const gr_position *gr_stones_position_of(gr_stones_position *p);
+
 /* The sum of v[0 .. n), exactly. */
 gr_i128 gr_score_sum(const int64_t *v, size_t n);
 

@@ -210,7 +210,7 @@ int gr_score_optimal_moves(gr_query *q, const gr_score_game *g, const void *ctx,
                 continue;
             if (g->render(q, ctx, s, i))
                 rc = -1;
-            else if (!sink->put(sink, q))
+            else if (!sink->put(sink, q, NULL)) /* an optimal move's value is the position's */
                 break;
         }
         rc = rc == 0 && q->err->code ? -1 : rc;

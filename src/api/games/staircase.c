@@ -3,10 +3,11 @@
  * to 2^63 - 1 each; only a winning move that would push a stair past it is
  * refused (next could not carry it). */
 #include <inttypes.h>
-#include "grundy/alloc.h"
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/games/game.h"
+#include "grundy/alloc.h"
 #include "api/sums/heap_sum.h"
 #include "api/sums/sum_why.h"
 #include "api/why.h"
@@ -135,12 +136,9 @@ static void explain_stair_move(gr_query *q, const gr_stair_move *m)
                  "(moving them off an odd stair would overflow a stair).");
 }
 
-static int analyze_staircase(gr_query *q)
+/* Answers the stairs in memory. */
+static int answer_stairs(gr_query *q, const uint64_t *stairs, size_t n)
 {
-    uint64_t *stairs;
-    size_t n;
-    if (gr_q_u64_list(q, "stairs", q->limits->max_items, true, &stairs, &n))
-        return -1;
     gr_stair_move m = { 0, 0 };
     bool win = gr_staircase_normal(stairs, n, &m);
     uint64_t x = gr_staircase_value(stairs, n);
@@ -156,6 +154,16 @@ static int analyze_staircase(gr_query *q)
             rc = stair_move(q, stairs, n, &m);
         }
     }
+    return rc;
+}
+
+static int analyze_staircase(gr_query *q)
+{
+    uint64_t *stairs;
+    size_t n;
+    if (gr_q_u64_list(q, "stairs", q->limits->max_items, true, &stairs, &n))
+        return -1;
+    int rc = answer_stairs(q, stairs, n);
     gr_mem_free(stairs);
     return rc;
 }
@@ -172,7 +180,7 @@ static gr_u128 stair_move_count(const uint64_t *stairs, size_t n)
 /* Lists moves from stair i, `count` coins first, through sink. 1 when the
  * sink wants no more, 0 to go on, -1 on error. */
 static int list_stair(gr_query *q, const uint64_t *stairs, size_t n, size_t i, uint64_t count,
-                      gr_move_sink *sink)
+                      gr_int_position *after, gr_move_sink *sink)
 {
     for (; count <= stairs[i]; count++) {
         gr_stair_move m = { i, count };
@@ -183,7 +191,10 @@ static int list_stair(gr_query *q, const uint64_t *stairs, size_t n, size_t i, u
                            i, i - 1);
         if (stair_move(q, stairs, n, &m))
             return -1;
-        if (!sink->put(sink, q))
+        memcpy(after->v, stairs, n * sizeof *stairs);
+        after->v[i] -= count;
+        after->v[i - 1] += count;
+        if (!sink->put(sink, q, gr_int_position_of(after)))
             return q->err->code ? -1 : 1;
     }
     return 0;
@@ -199,15 +210,17 @@ static int moves_staircase(gr_query *q, gr_move_sink *sink)
         return -1;
     sink->total = stair_move_count(stairs, n);
     gr_u128 skip = sink->from;
-    int rc = 0;
+    gr_int_position after = { .solve = answer_stairs, .v = gr_malloc((n + 1) * sizeof *stairs), .n = n };
+    int rc = after.v ? 0 : gr_oom(q);
     for (size_t i = 1; i < n && rc == 0; i++) {
         if (skip >= stairs[i]) {
             skip -= stairs[i];
             continue;
         }
-        rc = list_stair(q, stairs, n, i, (uint64_t)skip + 1, sink);
+        rc = list_stair(q, stairs, n, i, (uint64_t)skip + 1, &after, sink);
         skip = 0;
     }
+    gr_free(after.v);
     gr_mem_free(stairs);
     return rc < 0 ? -1 : 0;
 }

@@ -102,13 +102,11 @@ static int winning_stone_front3(gr_query *q, gr_move_sink *sink)
     return rc;
 }
 
-static int analyze_stone_front3(gr_query *q)
+/* Answers the row in memory. */
+static int answer_row(gr_query *q, const int64_t *stones, size_t n, uint64_t m)
 {
+    (void)m;
     uint64_t before = q->budget.left; /* the search's cost bounds the account */
-    int64_t *stones;
-    size_t n;
-    if (gr_score_read_stones(q, true, &stones, &n))
-        return -1;
     gr_i128 value = 0;
     unsigned take = 0;
     gr_status s = gr_stone_front3(stones, n, &q->budget, &value, &take);
@@ -125,6 +123,16 @@ static int analyze_stone_front3(gr_query *q)
         if (take)
             rc = front3_move(q, stones, n, take);
     }
+    return rc;
+}
+
+static int analyze_stone_front3(gr_query *q)
+{
+    int64_t *stones;
+    size_t n;
+    if (gr_score_read_stones(q, true, &stones, &n))
+        return -1;
+    int rc = answer_row(q, stones, n, 0);
     gr_free(stones);
     return rc;
 }
@@ -142,9 +150,10 @@ static int moves_stone_front3(gr_query *q, gr_move_sink *sink)
     for (unsigned take = 1; take <= count && rc == 0; take++) {
         if (take - 1 < sink->from)
             continue;
+        gr_stones_position after = { .solve = answer_row, .stones = stones + take, .n = n - take };
         if (front3_move(q, stones, n, take))
             rc = -1;
-        else if (!sink->put(sink, q))
+        else if (!sink->put(sink, q, gr_stones_position_of(&after)))
             break;
     }
     gr_free(stones);

@@ -140,14 +140,11 @@ static int winning_stone_prefix(gr_query *q, gr_move_sink *sink)
     return rc;
 }
 
-static int analyze_stone_prefix(gr_query *q)
+/* Answers the row and M in memory. */
+static int answer_row(gr_query *q, const int64_t *stones, size_t n, uint64_t m)
 {
     uint64_t before = q->budget.left; /* the search's cost bounds the account */
-    int64_t *stones;
-    size_t n;
-    uint64_t m, take = 0;
-    if (read_prefix(q, &stones, &n, &m))
-        return -1;
+    uint64_t take = 0;
     gr_i128 value = 0, total = gr_score_sum(stones, n);
     gr_status s = gr_stone_prefix(stones, n, m, &q->budget, &value, &take);
     int rc = 0;
@@ -165,6 +162,17 @@ static int analyze_stone_prefix(gr_query *q)
         if (take)
             rc = prefix_move(q, stones, n, m, take);
     }
+    return rc;
+}
+
+static int analyze_stone_prefix(gr_query *q)
+{
+    int64_t *stones;
+    size_t n;
+    uint64_t m;
+    if (read_prefix(q, &stones, &n, &m))
+        return -1;
+    int rc = answer_row(q, stones, n, m);
     gr_free(stones);
     return rc;
 }
@@ -184,9 +192,11 @@ static int moves_stone_prefix(gr_query *q, gr_move_sink *sink)
     for (uint64_t take = 1; take <= count && rc == 0; take++) {
         if (take - 1 < sink->from)
             continue;
+        gr_stones_position after = { .solve = answer_row, .stones = stones + take, .n = n - (size_t)take,
+                                     .m = take > m ? take : m };
         if (prefix_move(q, stones, n, m, take))
             rc = -1;
-        else if (!sink->put(sink, q))
+        else if (!sink->put(sink, q, gr_stones_position_of(&after)))
             break;
     }
     gr_free(stones);

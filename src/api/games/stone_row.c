@@ -108,13 +108,11 @@ static int winning_stone_row(gr_query *q, gr_move_sink *sink)
     return rc;
 }
 
-static int analyze_stone_row(gr_query *q)
+/* Answers the row in memory. */
+static int answer_row(gr_query *q, const int64_t *stones, size_t n, uint64_t m)
 {
+    (void)m;
     uint64_t before = q->budget.left; /* the search's cost bounds the account */
-    int64_t *stones;
-    size_t n;
-    if (gr_score_read_stones(q, false, &stones, &n))
-        return -1;
     gr_i128 value = 0;
     gr_row_end end = GR_ROW_NONE;
     gr_status s = gr_stone_row(stones, n, &q->budget, &value, &end);
@@ -131,6 +129,16 @@ static int analyze_stone_row(gr_query *q)
         if (end != GR_ROW_NONE)
             rc = row_move(q, stones, n, end);
     }
+    return rc;
+}
+
+static int analyze_stone_row(gr_query *q)
+{
+    int64_t *stones;
+    size_t n;
+    if (gr_score_read_stones(q, false, &stones, &n))
+        return -1;
+    int rc = answer_row(q, stones, n, 0);
     gr_free(stones);
     return rc;
 }
@@ -149,9 +157,10 @@ static int moves_stone_row(gr_query *q, gr_move_sink *sink)
     for (size_t i = 0; i < count && rc == 0; i++) {
         if (i < sink->from)
             continue;
+        gr_stones_position after = { .solve = answer_row, .stones = stones + (i == 0), .n = n - 1 };
         if (row_move(q, stones, n, ends[i]))
             rc = -1;
-        else if (!sink->put(sink, q))
+        else if (!sink->put(sink, q, gr_stones_position_of(&after)))
             break;
     }
     gr_free(stones);

@@ -15,7 +15,7 @@
 #include "grundy/u128.h"
 
 typedef struct strange_ctx {
-    uint64_t *k;      /* per pile */
+    const uint64_t *k; /* per pile */
     gr_budget *budget;
 } strange_ctx;
 
@@ -155,22 +155,28 @@ static void explain_formula(gr_query *q, size_t pile, uint64_t x, uint64_t k)
     }
 }
 
+/* Answers piles x[i] of move limits k[i] (k held in ctx), in memory. */
+static int answer_piles(gr_query *q, const void *k, const uint64_t *x, size_t n)
+{
+    strange_ctx ctx = { k, &q->budget };
+    gr_heap_rules rules = { .ctx = &ctx, .value = strange_value, .move = strange_move,
+                            .name = "Strange nim: g(x) = x/k when k divides x, else "
+                                    "g(x - floor(x/k) - 1)",
+                            .remote = strange_remote, .pile_put = strange_put,
+                            .pile_facts = strange_facts };
+    int rc = gr_heap_sum(q, x, n, &rules);
+    for (size_t i = 0; rc == 0 && i < n && i < FORMULA_PILES; i++)
+        explain_formula(q, i, x[i], ctx.k[i]);
+    return rc;
+}
+
 static int analyze_strange_nim(gr_query *q)
 {
     uint64_t *x, *k;
     size_t n = 0;
     int rc = read_piles(q, &x, &k, &n);
-    if (rc == 0) {
-        strange_ctx ctx = { k, &q->budget };
-        gr_heap_rules rules = { .ctx = &ctx, .value = strange_value, .move = strange_move,
-                                .name = "Strange nim: g(x) = x/k when k divides x, else "
-                                        "g(x - floor(x/k) - 1)",
-                                .remote = strange_remote, .pile_put = strange_put,
-                                .pile_facts = strange_facts };
-        rc = gr_heap_sum(q, x, n, &rules);
-        for (size_t i = 0; rc == 0 && i < n && i < FORMULA_PILES; i++)
-            explain_formula(q, i, x[i], k[i]);
-    }
+    if (rc == 0)
+        rc = answer_piles(q, k, x, n);
     gr_free(x);
     gr_free(k);
     return rc;
@@ -199,7 +205,8 @@ static int moves_strange_nim(gr_query *q, gr_move_sink *sink)
         strange_ctx ctx = { k, &q->budget };
         gr_heap_rules rules = { .ctx = &ctx, .pile_put = strange_put };
         gr_heap_options o = { .ctx = &ctx, .count = strange_count, .at = strange_at };
-        rc = gr_heap_moves(q, x, n, &rules, &o, sink);
+        gr_heap_solver solver = { answer_piles, k };
+        rc = gr_heap_moves(q, x, n, &rules, &o, &solver, sink);
     }
     gr_free(x);
     gr_free(k);

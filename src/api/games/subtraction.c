@@ -177,27 +177,21 @@ static void set_at(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *
 }
 
 /* The answer (sink NULL) or the winning moves into sink. */
-static int solve_subtraction(gr_query *q, gr_move_sink *sink)
+/* The answer (sink NULL) or the winning moves into sink, for piles in
+ * memory and the set S held in `set` (moves and nmoves). */
+static int solve_piles(gr_query *q, const subtraction_ctx *set, const uint64_t *piles, size_t npiles,
+                       gr_move_sink *sink)
 {
-    uint64_t *moves = NULL, *piles = NULL;
-    size_t nmoves, npiles;
+    subtraction_ctx ctx = { .moves = set->moves, .nmoves = set->nmoves };
+    if (q->misere)
+        return sink ? 1
+               : npiles > 1 ? subtraction_misere_sum(q, ctx.moves, ctx.nmoves, piles, npiles)
+                            : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
     int rc = -1;
-    const cJSON *rule = gr_q_get(q, "moves");
-    if (cJSON_IsObject(rule))
-        return gr_solve_subtraction_rule(q, rule, sink);
-    if (read_set(q, &moves, &nmoves, &piles, &npiles))
-        goto out;
-    subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
-    if (q->misere) {
-        rc = sink ? 1
-             : npiles > 1 ? subtraction_misere_sum(q, moves, nmoves, piles, npiles)
-                          : gr_heap_misere_single(q, piles, npiles, subtraction_misere, &ctx, "subtraction game");
-        goto out;
-    }
     gr_status s = subtraction_values(q, &ctx, gr_max_u64(piles, npiles));
     if (s == GR_OK) {
         gr_text name = { .len = 0 };
-        describe_set(&name, moves, nmoves);
+        describe_set(&name, ctx.moves, ctx.nmoves);
         gr_heap_options o = { .ctx = &ctx, .count = set_count, .at = set_at };
         gr_heap_rules rules = { .ctx = &ctx, .value = subtraction_value, .move = subtraction_move,
                                 .seq = &ctx.ref.seq, .name = name.buf, .remote = subtraction_remote,
@@ -207,7 +201,24 @@ static int solve_subtraction(gr_query *q, gr_move_sink *sink)
         gr_fail_engine(q->err, s, "moves", "the Grundy values of this subtraction set");
     }
     gr_seq_ref_release(&ctx.ref);
-out:
+    return rc;
+}
+
+static int answer_piles(gr_query *q, const void *set, const uint64_t *piles, size_t n)
+{
+    return solve_piles(q, set, piles, n, NULL);
+}
+
+static int solve_subtraction(gr_query *q, gr_move_sink *sink)
+{
+    uint64_t *moves = NULL, *piles = NULL;
+    size_t nmoves, npiles;
+    const cJSON *rule = gr_q_get(q, "moves");
+    if (cJSON_IsObject(rule))
+        return gr_solve_subtraction_rule(q, rule, sink);
+    int rc = -1;
+    if (read_set(q, &moves, &nmoves, &piles, &npiles) == 0)
+        rc = solve_piles(q, &(subtraction_ctx){ .moves = moves, .nmoves = nmoves }, piles, npiles, sink);
     gr_mem_free(moves);
     gr_mem_free(piles);
     return rc;
@@ -234,7 +245,8 @@ static int moves_subtraction(gr_query *q, gr_move_sink *sink)
     if (read_set(q, &moves, &nmoves, &piles, &npiles) == 0) {
         subtraction_ctx ctx = { .moves = moves, .nmoves = nmoves };
         gr_heap_options o = { .ctx = &ctx, .count = set_count, .at = set_at };
-        rc = gr_heap_moves(q, piles, npiles, NULL, &o, sink);
+        gr_heap_solver solver = { answer_piles, &ctx };
+        rc = gr_heap_moves(q, piles, npiles, NULL, &o, &solver, sink);
     }
     gr_mem_free(moves);
     gr_mem_free(piles);

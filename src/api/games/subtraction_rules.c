@@ -218,23 +218,16 @@ static int rule_winning(gr_query *q, rule_ctx *c, const uint64_t *piles, size_t 
     return rc;
 }
 
-int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, gr_move_sink *sink)
+/* The answer (sink NULL) or the winning moves into sink, for piles in memory. */
+static int solve_piles(gr_query *q, gr_rule rule, const uint64_t *piles, size_t n, gr_move_sink *sink)
 {
-    rule_ctx c = { .tables = q->tables, .budget = &q->budget };
-    uint64_t *piles = NULL;
-    size_t n;
-    if (read_rule(q, moves, &c.rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
-        return -1;
-    if (q->misere && sink) {
-        gr_mem_free(piles);
+    rule_ctx c = { .tables = q->tables, .budget = &q->budget, .rule = rule };
+    if (q->misere && sink)
         return 1;
-    }
     if (q->misere) {
         char name[64];
         snprintf(name, sizeof name, "subtraction game with S = the %s", gr_rule_name(c.rule));
-        int rc = gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
-        gr_mem_free(piles);
-        return rc;
+        return gr_heap_misere_single(q, piles, n, rule_misere, &c.rule, name);
     }
     uint64_t need = gr_max_u64(piles, n);
     load_grundy(q, &c, need);
@@ -254,6 +247,22 @@ int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, gr_move_sink *sin
     }
     gr_seq_free(&c.grundy);
     gr_outcome_bits_free(&c.outcome);
+    return rc;
+}
+
+static int answer_piles(gr_query *q, const void *rule, const uint64_t *piles, size_t n)
+{
+    return solve_piles(q, *(const gr_rule *)rule, piles, n, NULL);
+}
+
+int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, gr_move_sink *sink)
+{
+    gr_rule rule;
+    uint64_t *piles = NULL;
+    size_t n;
+    if (read_rule(q, moves, &rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
+        return -1;
+    int rc = solve_piles(q, rule, piles, n, sink);
     gr_mem_free(piles);
     return rc;
 }
@@ -279,7 +288,8 @@ int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, gr_move_sink *sin
                                              "largest heap");
     }
     if (rc == 0)
-        rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &set, rule_count, rule_at }, sink);
+        rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &set, rule_count, rule_at },
+                           &(gr_heap_solver){ answer_piles, &rule }, sink);
     gr_rule_set_free(&set);
     gr_mem_free(piles);
     return rc;

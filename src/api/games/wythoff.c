@@ -111,11 +111,10 @@ static void explain_target(gr_query *q, const uint64_t to[2])
                ", a_k = %" PRIu64 ".", to[0], to[1], k, a);
 }
 
-static int analyze_wythoff(gr_query *q)
+/* Answers the two piles p[0], p[1] in memory (n is 2). */
+static int answer_piles(gr_query *q, const uint64_t *p, size_t n)
 {
-    uint64_t p[2];
-    if (read_piles(q, p))
-        return -1;
+    (void)n;
     if (wythoff_grundy(q, p))
         return -1;
     uint64_t to[2];
@@ -126,6 +125,12 @@ static int analyze_wythoff(gr_query *q)
         return 0;
     explain_target(q, to);
     return wythoff_move(q, p, to);
+}
+
+static int analyze_wythoff(gr_query *q)
+{
+    uint64_t p[2];
+    return read_piles(q, p) ? -1 : answer_piles(q, p, 2);
 }
 
 /* Every move to a losing pair, in the canonical order below: to (partner
@@ -154,7 +159,7 @@ static int winning_wythoff(gr_query *q, gr_move_sink *sink)
     for (uint64_t i = sink->from < n ? (uint64_t)sink->from : n; i < n; i++) {
         if (wythoff_move(q, p, to[i]))
             return -1;
-        if (!sink->put(sink, q))
+        if (!sink->put(sink, q, NULL)) /* a winning move's outcome is known */
             return q->err->code ? -1 : 0;
     }
     return 0;
@@ -181,7 +186,8 @@ static int moves_wythoff(gr_query *q, gr_move_sink *sink)
             uint64_t to[2] = { p[0] - (kind != 1 ? t : 0), p[1] - (kind != 0 ? t : 0) };
             if (wythoff_move(q, p, to))
                 return -1;
-            if (!sink->put(sink, q))
+            gr_int_position after = { .solve = answer_piles, .v = to, .n = 2 };
+            if (!sink->put(sink, q, gr_int_position_of(&after)))
                 return q->err->code ? -1 : 0;
         }
         skip = 0;

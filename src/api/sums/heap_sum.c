@@ -364,9 +364,56 @@ gr_status gr_heap_game_misere(const void *ctx, uint64_t n, gr_budget *b, bool *w
     return gr_heap_misere(ctx, n, b, win, mv);
 }
 
+static int solve_after(gr_query *q, const void *pos)
+{
+    const gr_heap_after *a = pos;
+    return a->solver->solve(q, a->solver->ctx, a->piles, a->n);
+}
+
+void gr_heap_after_init(gr_heap_after *a, const gr_heap_solver *solver, uint64_t *scratch)
+{
+    *a = (gr_heap_after){ .solver = solver, .piles = scratch, .position = { solve_after, a } };
+}
+
+/* Appends pile p after mv (NULL: untouched) to a, as next writes it. */
+static void after_pile(gr_heap_after *a, uint64_t p, const gr_heap_move *mv)
+{
+    if (!mv) {
+        a->piles[a->n++] = p;
+        return;
+    }
+    if (mv->nparts == 0)
+        a->piles[a->n++] = 0;
+    for (unsigned j = 0; j < mv->nparts; j++)
+        a->piles[a->n++] = mv->part[j];
+}
+
+const gr_position *gr_heap_after_move(gr_heap_after *a, const uint64_t *piles, size_t n, size_t i,
+                                      const gr_heap_move *mv)
+{
+    if (!a->solver)
+        return NULL;
+    a->n = 0;
+    for (size_t k = 0; k < n; k++)
+        after_pile(a, piles[k], k == i ? mv : NULL);
+    return &a->position;
+}
+
+const gr_position *gr_heap_after_moves(gr_heap_after *a, const uint64_t *piles, size_t n,
+                                       const bool *moved, const gr_heap_move *mv)
+{
+    if (!a->solver)
+        return NULL;
+    a->n = 0;
+    for (size_t k = 0; k < n; k++)
+        after_pile(a, piles[k], moved[k] ? &mv[k] : NULL);
+    return &a->position;
+}
+
 /* The disjunctive sum's moves: every option of every pile, pile by pile. */
 static int disjunctive_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
-                             const gr_heap_options *o, const gr_u128 *counts, gr_move_sink *sink)
+                             const gr_heap_options *o, const gr_u128 *counts, gr_heap_after *after,
+                             gr_move_sink *sink)
 {
     gr_u128 skip = sink->from;
     for (size_t i = 0; i < n; i++) {
@@ -379,7 +426,7 @@ static int disjunctive_moves(gr_query *q, const uint64_t *piles, size_t n, const
             o->at(o->ctx, i, piles[i], k, &mv);
             if (answer_move(q, piles, n, i, &mv, r))
                 return -1;
-            if (!sink->put(sink, q))
+            if (!sink->put(sink, q, gr_heap_after_move(after, piles, n, i, &mv)))
                 return q->err->code ? -1 : 0;
         }
         skip = 0;
@@ -390,7 +437,8 @@ static int disjunctive_moves(gr_query *q, const uint64_t *piles, size_t n, const
 /* The other compounds' moves: a choice per pile (api/sums/compound.h), each
  * rendered as the analyze hook renders a move of several piles. */
 static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
-                          const gr_heap_options *o, gr_compound_walk *w, gr_move_sink *sink)
+                          const gr_heap_options *o, gr_compound_walk *w, gr_heap_after *after,
+                          gr_move_sink *sink)
 {
     bool *moved = gr_calloc(n ? n : 1, sizeof *moved);
     gr_heap_move *mv = gr_calloc(n ? n : 1, sizeof *mv);
@@ -405,7 +453,7 @@ static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr
                 o->at(o->ctx, i, piles[i], w->choice[i] - 1, &mv[i]);
         }
         rc = answer_moves(q, piles, n, moved, mv, r);
-        if (rc == 0 && !sink->put(sink, q))
+        if (rc == 0 && !sink->put(sink, q, gr_heap_after_moves(after, piles, n, moved, mv)))
             rc = q->err->code ? -1 : 1;
         more = rc == 0 && gr_compound_next(w);
     }
@@ -415,17 +463,21 @@ static int compound_moves(gr_query *q, const uint64_t *piles, size_t n, const gr
 }
 
 int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
-                  const gr_heap_options *o, gr_move_sink *sink)
+                  const gr_heap_options *o, const gr_heap_solver *solver, gr_move_sink *sink)
 {
     if (q->compound != GR_DISJUNCTIVE && r && r->splits)
         return refuse_split_compound(q);
     gr_u128 *counts = gr_malloc((n ? n : 1) * sizeof *counts);
     gr_u128 *choice = gr_malloc((n ? n : 1) * sizeof *choice);
-    if (!counts || !choice) {
+    uint64_t *scratch = gr_malloc((n + 2) * 2 * sizeof *scratch); /* a split per pile at most */
+    if (!counts || !choice || !scratch) {
         gr_free(counts);
         gr_free(choice);
+        gr_free(scratch);
         return gr_oom(q);
     }
+    gr_heap_after after;
+    gr_heap_after_init(&after, solver, scratch);
     for (size_t i = 0; i < n; i++)
         counts[i] = o->count(o->ctx, i, piles[i]);
     gr_compound_walk w = { .compound = q->compound, .counts = counts, .n = n, .choice = choice };
@@ -434,10 +486,11 @@ int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_ru
         rc = gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "piles", "this %s compound has more than 2^128 - 1 "
                      "moves, past what is listed; send fewer or smaller piles", gr_compound_name(q->compound));
     else if (q->compound == GR_DISJUNCTIVE)
-        rc = disjunctive_moves(q, piles, n, r, o, counts, sink);
+        rc = disjunctive_moves(q, piles, n, r, o, counts, &after, sink);
     else
-        rc = compound_moves(q, piles, n, r, o, &w, sink);
+        rc = compound_moves(q, piles, n, r, o, &w, &after, sink);
     gr_free(counts);
     gr_free(choice);
+    gr_free(scratch);
     return rc;
 }

@@ -30,6 +30,14 @@ typedef struct gr_heap_options {
     void (*at)(void *ctx, size_t pile, uint64_t n, gr_u128 k, gr_heap_move *mv);
 } gr_heap_options;
 
+/* How a heap game answers piles held in memory: its analyze hook after
+ * the piles are read, the game's other members (a set, a code) in ctx.
+ * The moves hook hands each position after a move to its sink this way. */
+typedef struct gr_heap_solver {
+    int (*solve)(gr_query *q, const void *ctx, const uint64_t *piles, size_t n);
+    const void *ctx;
+} gr_heap_solver;
+
 typedef struct gr_heap_rules {
     const void *ctx;
     /* Every callback gets the pile's index as well as its size. */
@@ -76,7 +84,24 @@ int gr_heap_answer_move(gr_query *q, const uint64_t *piles, size_t n, size_t i, 
  * rendered as gr_heap_sum renders a winning move (`r` may be NULL for games
  * whose piles are plain sizes). */
 int gr_heap_moves(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r,
-                  const gr_heap_options *o, gr_move_sink *sink);
+                  const gr_heap_options *o, const gr_heap_solver *solver, gr_move_sink *sink);
+
+/* The position after heap move mv on pile i, held in memory for a sink:
+ * `scratch` has room for n + 1 piles and holds them while it is used. */
+typedef struct gr_heap_after {
+    const gr_heap_solver *solver;
+    uint64_t *piles;
+    size_t n;
+    gr_position position;
+} gr_heap_after;
+
+/* Sets up `a` over `scratch`; gr_heap_after_move fills it for one move,
+ * gr_heap_after_moves for a move of several piles (moved[i]: mv[i]). */
+void gr_heap_after_init(gr_heap_after *a, const gr_heap_solver *solver, uint64_t *scratch);
+const gr_position *gr_heap_after_move(gr_heap_after *a, const uint64_t *piles, size_t n, size_t i,
+                                      const gr_heap_move *mv);
+const gr_position *gr_heap_after_moves(gr_heap_after *a, const uint64_t *piles, size_t n,
+                                       const bool *moved, const gr_heap_move *mv);
 
 /* The game's winning hook for a sum of heaps (games.h): in the disjunctive
  * sum, every option of a pile whose value is that pile's target (value ^

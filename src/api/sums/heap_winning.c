@@ -39,7 +39,7 @@ static int met(winning_walk *w, size_t i, const gr_heap_move *mv)
         return 0;
     if (gr_heap_render_move(w->q, w->piles, w->n, i, mv, w->r))
         return -1;
-    w->stop = !w->sink->put(w->sink, w->q);
+    w->stop = !w->sink->put(w->sink, w->q, NULL); /* a winning move's outcome is known */
     return w->stop && w->q->err->code ? -1 : 0;
 }
 

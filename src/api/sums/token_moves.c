@@ -14,8 +14,30 @@ static uint32_t out_degree(const gr_graph *g, uint32_t u)
     return g->first[u + 1] - g->first[u];
 }
 
+/* The board with its tokens where dest puts them, in memory for a sink. */
+typedef struct token_after {
+    gr_token_board board;
+    uint32_t *at;
+    gr_position position;
+} token_after;
+
+static int solve_after(gr_query *q, const void *pos)
+{
+    return gr_token_sum(q, &((const token_after *)pos)->board);
+}
+
+static const gr_position *after_move(token_after *a, const gr_token_board *b, const uint32_t *dest)
+{
+    for (size_t i = 0; i < b->ntokens; i++)
+        a->at[i] = dest[i] == GR_TOKEN_STAY ? b->at[i] : dest[i];
+    a->board = *b;
+    a->board.at = a->at;
+    a->position = (gr_position){ solve_after, a };
+    return &a->position;
+}
+
 static int disjunctive_moves(gr_query *q, const gr_token_board *b, const gr_u128 *counts,
-                             uint32_t *dest, gr_move_sink *sink)
+                             uint32_t *dest, token_after *after, gr_move_sink *sink)
 {
     const gr_graph *g = b->graph;
     gr_u128 skip = sink->from;
@@ -28,10 +50,11 @@ static int disjunctive_moves(gr_query *q, const gr_token_board *b, const gr_u128
         for (uint32_t e = g->first[u] + (uint32_t)skip; e < g->first[u + 1]; e++) {
             dest[i] = g->succ[e];
             int rc = gr_token_answer_move(q, b, dest, false, NULL);
+            const gr_position *pos = after_move(after, b, dest);
             dest[i] = GR_TOKEN_STAY;
             if (rc)
                 return -1;
-            if (!sink->put(sink, q))
+            if (!sink->put(sink, q, pos))
                 return q->err->code ? -1 : 0;
         }
         skip = 0;
@@ -41,7 +64,7 @@ static int disjunctive_moves(gr_query *q, const gr_token_board *b, const gr_u128
 
 /* Each choice is 0 (the token stays) or 1 + the index of its edge. */
 static int compound_moves(gr_query *q, const gr_token_board *b, gr_compound_walk *w, uint32_t *dest,
-                          gr_move_sink *sink)
+                          token_after *after, gr_move_sink *sink)
 {
     const gr_graph *g = b->graph;
     if (sink->from >= sink->total)
@@ -53,7 +76,7 @@ static int compound_moves(gr_query *q, const gr_token_board *b, gr_compound_walk
                                    : GR_TOKEN_STAY;
         if (gr_token_answer_move(q, b, dest, true, NULL))
             return -1;
-        if (!sink->put(sink, q))
+        if (!sink->put(sink, q, after_move(after, b, dest)))
             return q->err->code ? -1 : 0;
     } while (gr_compound_next(w));
     return 0;
@@ -67,7 +90,8 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
     gr_u128 *counts = gr_malloc((n ? n : 1) * sizeof *counts);
     gr_u128 *choice = gr_malloc((n ? n : 1) * sizeof *choice);
     uint32_t *dest = gr_malloc((n ? n : 1) * sizeof *dest);
-    int rc = counts && choice && dest ? 0 : gr_oom(q);
+    token_after after = { .at = gr_malloc((n ? n : 1) * sizeof *after.at) };
+    int rc = counts && choice && dest && after.at ? 0 : gr_oom(q);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         counts[i] = out_degree(b->graph, b->at[i]);
         dest[i] = GR_TOKEN_STAY;
@@ -77,8 +101,9 @@ int gr_token_moves(gr_query *q, const gr_token_board *b, gr_move_sink *sink)
         rc = gr_fail(q->err, GR_E_LIMIT_EXCEEDED, "tokens", "this %s compound has more than 2^128 - 1 "
                      "moves, past what is listed; send fewer tokens", gr_compound_name(q->compound));
     else if (rc == 0)
-        rc = q->compound == GR_DISJUNCTIVE ? disjunctive_moves(q, b, counts, dest, sink)
-                                           : compound_moves(q, b, &w, dest, sink);
+        rc = q->compound == GR_DISJUNCTIVE ? disjunctive_moves(q, b, counts, dest, &after, sink)
+                                           : compound_moves(q, b, &w, dest, &after, sink);
+    gr_free(after.at);
     gr_free(counts);
     gr_free(choice);
     gr_free(dest);
@@ -106,7 +131,7 @@ static int put_winning(gr_query *q, const gr_token_board *b, const uint32_t *val
             dest[i] = GR_TOKEN_STAY;
             if (rc)
                 return -1;
-            if (!sink->put(sink, q))
+            if (!sink->put(sink, q, NULL)) /* a winning move's outcome is known */
                 return q->err->code ? -1 : 0;
         }
     }
