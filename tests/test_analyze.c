@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/analyze.h"
-#include "api/games.h"
+#include "analyze.h"
+#include "registry.h"
+#include "contract.h"
 #include "check_main.h"
 
 static cJSON *ask(const char *query, int *status)

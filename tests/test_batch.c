@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/batch.h"
-#include "api/games.h"
+#include "batch.h"
+#include "registry.h"
+#include "contract.h"
 #include "check_main.h"
 
 /* A service without tables or cache, so compute spent is deterministic. */

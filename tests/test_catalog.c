@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/analyze.h"
-#include "api/catalog.h"
-#include "api/games.h"
+#include "analyze.h"
+#include "registry.h"
+#include "catalog.h"
+#include "contract.h"
 #include "check_main.h"
 
 /* ---- the catalogue, read exactly ------------------------------------------ */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Error codes are defined once (api/error.h): openapi.yaml's ErrorCode enum
+/* Error codes are defined once (errors.h): openapi.yaml's ErrorCode enum
  * must list exactly those codes, and each code keeps one status. */
 #include <check.h>
 #include <stdbool.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/error.h"
+#include "errors.h"
 #include "check_main.h"
 
 enum { MAX_LISTED = 64 };

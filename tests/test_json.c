@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/json.h"
+#include "json.h"
 #include "check_main.h"
 
 static int parse(const char *text, gr_json_doc *doc, gr_api_error *e)

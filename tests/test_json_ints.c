@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Integers as strings (api/json_ints.h): the rewrite against a brute-force
+/* Integers as strings (json_ints.h): the rewrite against a brute-force
  * twin, and the integers= parameter of the query and of Accept. */
 #include <check.h>
 #include <stdbool.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/json.h"
-#include "api/json_ints.h"
+#include "json.h"
+#include "json_ints.h"
 #include "check_main.h"
 
 /* Rewrites text and returns it terminated (malloc). */

@@ -2,7 +2,7 @@
 /* The Nim fast path against the general path: for every body in the fast
  * path's form the two write the same bytes; every other body is left to the
  * general path. Also the other fast parts of answering against what they
- * replace: the scratch arena (api/mem.h) that both answer in, the JSON
+ * replace: the scratch arena (mem.h) that both answer in, the JSON
  * writer against cJSON's printer, the digit writer against printf, and
  * gr_text_add's own formatter against vsnprintf. */
 #include <check.h>
@@ -14,11 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/analyze.h"
-#include "api/batch.h"
-#include "api/mem.h"
-#include "api/games/nim_fast.h"
+#include "analyze.h"
+#include "batch.h"
+#include "mem.h"
+#include "contract.h"
+#include "nim_fast.h"
 #include "check_main.h"
+#include "registry.h"
+
+/* Nim's fast hook, as the pipeline finds it. */
+static bool nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
+{
+    return gr_game_find("nim")->fast(limits, body, len, out);
+}
 
 static gr_service service(void)
 {
@@ -116,13 +124,13 @@ static void fast_form_body(char *out, size_t cap)
 }
 
 /* The fast path takes every body in the form, writes the general path's
- * bytes, and stays within GR_NIM_FAST_MAX_ANSWER. */
+ * bytes, and stays within GR_FAST_MAX_ANSWER. */
 static void check_same(const gr_service *svc, const char *body)
 {
     gr_buf fast = { 0 };
-    if (!gr_nim_fast(&svc->limits, body, strlen(body), &fast))
+    if (!nim_fast(&svc->limits, body, strlen(body), &fast))
         ck_abort_msg("the fast path left a body in its form: %s", body);
-    ck_assert_uint_le(fast.len, GR_NIM_FAST_MAX_ANSWER);
+    ck_assert_uint_le(fast.len, GR_FAST_MAX_ANSWER);
     expect_general(svc, body, 200, fast.data, fast.len);
 }
 
@@ -179,7 +187,7 @@ START_TEST(fast_equals_general_explain)
     }
     gr_buf fast = { 0 };
     const char *slim = "{\"game\":\"nim\",\"piles\":[3,4,5],\"explain\":false}";
-    ck_assert(gr_nim_fast(&svc.limits, slim, strlen(slim), &fast));
+    ck_assert(nim_fast(&svc.limits, slim, strlen(slim), &fast));
     ck_assert_ptr_null(strstr(fast.data, "explanation"));
     gr_mem_free(fast.data);
 }
@@ -219,7 +227,7 @@ START_TEST(other_bodies_go_to_the_general_path)
     gr_service svc = service();
     for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
         gr_buf b = { 0 };
-        if (gr_nim_fast(&svc.limits, bodies[i], strlen(bodies[i]), &b))
+        if (nim_fast(&svc.limits, bodies[i], strlen(bodies[i]), &b))
             ck_abort_msg("the fast path took %s", bodies[i]);
         ck_assert_uint_eq(b.len, 0);
         gr_reply r;
@@ -231,7 +239,7 @@ END_TEST
 
 /* The widest answers: eleven piles near 2^63 - 1 that all hold the
  * nim-sum's highest bit (eleven winning moves, 63-bit columns, a huge heap's
- * witnesses) and a twelfth; they fit GR_NIM_FAST_MAX_ANSWER. */
+ * witnesses) and a twelfth; they fit GR_FAST_MAX_ANSWER. */
 START_TEST(widest_answers_fit)
 {
     gr_service svc = service();
@@ -254,7 +262,7 @@ START_TEST(fast_path_respects_max_items)
     svc.limits.max_items = 2;
     const char *body = "{\"game\":\"nim\",\"piles\":[1,2,3]}";
     gr_buf b = { 0 };
-    ck_assert(!gr_nim_fast(&svc.limits, body, strlen(body), &b));
+    ck_assert(!nim_fast(&svc.limits, body, strlen(body), &b));
     gr_reply r;
     gr_api_analyze(&svc, body, strlen(body), &r);
     ck_assert_int_eq(r.status, 422);

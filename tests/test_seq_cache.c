@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/seq_cache.h"
+#include "seq_cache.h"
 #include "check_main.h"
 
 /* A sequence of n values, each equal to `tag`, owned by the caller. */

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/catalog.h"
+#include "catalog.h"
 #include "check_main.h"
 #include "tables/build.h"
 #include "tables/format.h"

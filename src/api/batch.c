@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "api/batch.h"
+#include "batch.h"
+#include "contract.h"
 #include "grundy/alloc.h"
 
-#include "api/games/nim_fast.h"
-#include "api/mem.h"
+#include "mem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -260,9 +260,10 @@ void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *lin
 
 bool gr_batch_run_fast(const gr_service *svc, gr_batch_run *run, const char *line, size_t len, gr_buf *out)
 {
-    if (run->left == 0 || !gr_nim_fast(&svc->limits, line, len, out))
+    const gr_game *game = run->left ? gr_api_fast(&svc->limits, line, len, out) : NULL;
+    if (!game)
         return false;
-    count_reply(run, &(gr_reply){ 200, NULL, 0, gr_nim_fast_game(), NULL });
+    count_reply(run, &(gr_reply){ 200, NULL, 0, game, NULL });
     return true;
 }
 

@@ -17,7 +17,7 @@
  * then starts with the member "id" holding the same value (an integer as its
  * very digits), so answers can be matched to queries whatever their order.
  * An "id" that is none of these is the query's 422 naming "id", without an
- * id; outside a batch "id" is refused (api/validate.h).
+ * id; outside a batch "id" is refused (validate.h).
  *
  * The batch budget: a run of queries (one JSON batch, or the lines of one
  * NDJSON request) has limits.batch_budget steps and limits.batch_cpu_ms of
@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/analyze.h"
+#include "analyze.h"
 
 /* The floor of a query's share of its batch's budget: a GR_BATCH_FLOOR-th
  * of the per-query limits. */
@@ -95,10 +95,10 @@ void gr_api_batch_line(const gr_service *svc, const char *line, size_t len, gr_r
 void gr_batch_run_line(const gr_service *svc, gr_batch_run *run, const char *line, size_t len,
                        gr_reply *out);
 
-/* The fast path of gr_batch_run_line (api/games/nim_fast.h): appends the
- * line's answer to out and counts it, when the line is in the fast path's
- * form and some batch budget is left; false (out unchanged) otherwise. With
- * GR_NIM_FAST_MAX_ANSWER bytes free in out, out never grows: a caller may
+/* The fast path of gr_batch_run_line (gr_api_fast): appends the line's
+ * answer to out and counts it, when a game's fast hook answers the line
+ * and some batch budget is left; false (out unchanged) otherwise. With
+ * GR_FAST_MAX_ANSWER bytes free in out, out never grows: a caller may
  * write into a buffer of its own. */
 bool gr_batch_run_fast(const gr_service *svc, gr_batch_run *run, const char *line, size_t len, gr_buf *out);
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-#include "api/catalog.h"
+#include "catalog.h"
+#include "registry.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "api/games.h"
-#include "api/json.h"
+#include "contract.h"
+#include "json.h"
 
 static cJSON *section_json(const gr_table_info *info)
 {

@@ -4,7 +4,7 @@
 #ifndef GRUNDY_API_CATALOG_H
 #define GRUNDY_API_CATALOG_H
 
-#include "api/query.h"
+#include "query.h"
 #include "tables/tables.h"
 
 /* {"path", "bytes", "sections": [{name, kind, bound, periodic, preperiod,
@@ -13,7 +13,7 @@
 char *gr_api_tables_json(const gr_tables *t);
 
 /* The game catalogue as malloc'd JSON, NULL when out of memory. Generated
- * from the registry (api/games.h), so it lists exactly the games the service
+ * from the registry (contract.h), so it lists exactly the games the service
  * answers, in registry order; bounds that follow a configurable limit carry
  * its value in `limits` and name it in a "*_limit" member. Integers are
  * exact. Shape:
@@ -36,7 +36,7 @@ char *gr_api_tables_json(const gr_tables *t);
  *  "limits": {"budget", "max_items", ...: every member of gr_limits}}
  *
  * A query may carry only game, convention, the game's fields, and compound
- * where more than the disjunctive compound is listed; api/validate.h refuses
+ * where more than the disjunctive compound is listed; validate.h refuses
  * any other member. An optional field sent as null means its default. */
 char *gr_api_games_json(const gr_limits *limits);
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "api/moves.h"
+#include "moves.h"
 #include "grundy/alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/games.h"
+#include "contract.h"
+#include "registry.h"
 
 /* Positions listed whole, every outcome evaluated, are bounded in moves and
  * in the bytes their moves and next positions take; so is a page (it ends

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "api/analyze.h"
-#include "api/games.h"
+#include "pipeline.h"
+#include "contract.h"
 
 #define GR_MOVES_DEFAULT_LIMIT 200
 #define GR_MOVES_MAX_LIMIT 10000
@@ -37,7 +37,7 @@ typedef struct gr_page_args {
 void gr_api_moves(const gr_service *svc, const char *body, size_t len, const gr_page_args *page,
                   gr_reply *out);
 
-/* For "winning_moves" (api/winning.h): lists every legal move of q's
+/* For "winning_moves" (winning.h): lists every legal move of q's
  * validated position when it has at most max_moves, answers the position
  * after each (held in memory by the game's hook) within an equal share of
  * q's budget, and hands each to keep() in

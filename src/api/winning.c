@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "api/winning.h"
+#include "winning.h"
 
 #include <string.h>
 
-#include "api/moves.h"
+#include "moves.h"
+#include "why.h"
 
 typedef struct kept {
     struct gr_winning *w;

@@ -15,8 +15,8 @@
 #ifndef GRUNDY_API_WINNING_H
 #define GRUNDY_API_WINNING_H
 
-#include "api/analyze.h"
-#include "api/games.h"
+#include "pipeline.h"
+#include "contract.h"
 
 #define GR_WINNING_MOVES_CAP 16
 
@@ -25,10 +25,6 @@
  * within an equal share of the budget left. */
 #define GR_WINNING_SCAN_MOVES 1000
 
-/* The steps the winning moves may spend, out of what the query has left:
- * as many as the answer itself spent, or this many when that is more. So
- * an explained answer costs at most about twice a slim one. */
-#define GR_WINNING_MIN_STEPS 100000
 
 /* Fills q->ans.winning for q, which `game` has answered (q->ans.winner
  * set) after spending `spent` steps. Uses the game's winning hook when it

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/catalog.h"
+#include "catalog.h"
 #include "cli/healthcheck.h"
 #include "cli/help.h"
 #include "cli/local.h"

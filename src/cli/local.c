@@ -7,11 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/analyze.h"
-#include "api/catalog.h"
-#include "api/games.h"
-#include "api/mem.h"
-#include "api/moves.h"
+#include "analyze.h"
+#include "registry.h"
+#include "catalog.h"
+#include "contract.h"
+#include "mem.h"
+#include "moves.h"
 #include "cli/render.h"
 #include "tables/locate.h"
 #include "tables/tables.h"

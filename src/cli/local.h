@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "api/batch.h"
-#include "api/query.h"
+#include "batch.h"
+#include "query.h"
 
 typedef struct gr_local {
     gr_service svc;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/json.h"
+#include "json.h"
 #include "cli/local.h"
 #include "cli/render.h"
 

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "api/json.h"
-#include "api/mem.h"
+#include "json.h"
+#include "mem.h"
 
 #define LABEL_WIDTH 15 /* "Winning move:  " */
 #define LINE_WIDTH 79

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/analyze.h"
-#include "api/mem.h"
-#include "api/moves.h"
-#include "api/seq_cache.h"
+#include "analyze.h"
+#include "mem.h"
+#include "moves.h"
+#include "seq_cache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

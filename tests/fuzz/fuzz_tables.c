@@ -35,8 +35,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "api/analyze.h"
-#include "api/query.h"
+#include "analyze.h"
+#include "query.h"
 #include "grundy/seq.h"
 #include "tables/format.h"
 #include "tables/tables.h"

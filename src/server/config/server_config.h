@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "api/query.h"
+#include "query.h"
 #include "container.h"
 
 typedef struct gr_server_config {

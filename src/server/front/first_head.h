@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/error.h"
+#include "errors.h"
 #include "body_framing.h"
 
 typedef enum gr_head_verdict {

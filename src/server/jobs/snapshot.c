@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/catalog.h"
+#include "catalog.h"
 
 #include "metrics.h"
 

@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "api/query.h"
+#include "query.h"
 #include "tables/tables.h"
 
 typedef struct gr_snapshot {

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/catalog.h"
+#include "catalog.h"
 #include "grundy/alloc.h"
 #include "tables/locate.h"
 

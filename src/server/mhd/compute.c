@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "api/batch.h"
-#include "api/mem.h"
-#include "api/moves.h"
+#include "batch.h"
+#include "mem.h"
+#include "moves.h"
 #include "response.h"
 
 /* Bodies larger than this skip the inline attempt: parsing them is itself

@@ -33,7 +33,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/seq_cache.h"
+#include "seq_cache.h"
 #include "access_log.h"
 #include "compute.h"
 #include "duplex.h"

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "api/mem.h"
+#include "mem.h"
 #include "compute.h"
 #include "dispatch.h"
 #include "response.h"

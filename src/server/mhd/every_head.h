@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/error.h"
+#include "errors.h"
 #include "request.h"
 
 /* libmicrohttpd's per-connection memory for c: room for a head of

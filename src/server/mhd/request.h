@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "api/analyze.h"
-#include "api/games.h"
+#include "analyze.h"
+#include "contract.h"
 #include "encoding.h"
 #include "entity.h"
-#include "api/json_ints.h"
+#include "json_ints.h"
 #include "stream.h"
 #include "admission.h"
 #include "metrics.h"

@@ -8,7 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/json_ints.h"
+#include "json_ints.h"
 
 /* The Access-Control-Allow-Origin value for this request's Origin, or NULL. */
 static const char *allowed_origin(const server_state *st, struct MHD_Connection *conn)

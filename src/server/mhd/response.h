@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/analyze.h"
-#include "api/error.h"
+#include "analyze.h"
+#include "errors.h"
 #include "request.h"
 
 /* Queues resp (which it destroys) with Content-Type type (NULL: none) and

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "api/batch.h"
-#include "api/games/nim_fast.h"
-#include "api/mem.h"
+#include "batch.h"
+#include "contract.h"
+#include "mem.h"
 #include "stream_socket.h"
 
 #define RING_BYTES (256u * 1024u)
@@ -354,7 +354,7 @@ static bool answer_fast(gr_stream *s, gr_batch_run *run, const char *line, size_
 {
     if (s->int_form == GR_INTS_STRING)
         return false;
-    if (STAGE_BYTES - s->staged < GR_NIM_FAST_MAX_ANSWER + 2 && !flush_stage(s)) {
+    if (STAGE_BYTES - s->staged < GR_FAST_MAX_ANSWER + 2 && !flush_stage(s)) {
         *ok = false;
         return true;
     }

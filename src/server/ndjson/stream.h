@@ -24,8 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/json_ints.h"
-#include "api/analyze.h"
+#include "json_ints.h"
+#include "analyze.h"
 #include "snapshot.h"
 
 typedef struct gr_stream gr_stream;

@@ -8,6 +8,7 @@
 
 #include "grundy/alloc.h"
 #include "process_stats.h"
+#include "registry.h"
 
 /* Upper bounds of the latency buckets in microseconds (+Inf after them). */
 static const uint64_t bucket_us[GR_METRIC_BUCKETS] = { 250, 500, 1000, 2000, 5000, 10000, 25000,

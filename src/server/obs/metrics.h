@@ -11,8 +11,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "api/error.h"
-#include "api/games.h"
+#include "errors.h"
+#include "contract.h"
 
 /* Statuses 100 to 599 are counted each under its own value; anything else
  * (never sent) under "other". */
