@@ -200,27 +200,30 @@ static bool exact_u64(const gr_json_doc *doc, const cJSON *node, uint64_t *v)
     return node && gr_json_u64(doc, node, "", v, &e) == 0;
 }
 
-/* "Winning moves: N in all" and each listed move's text on its own line. */
+/* "Winning moves: N in all" and the text of each one besides the answer's
+ * own move on its own line. */
 static void put_winning_moves(FILE *out, const gr_json_doc *doc, const cJSON *root)
 {
     const cJSON *w = member(root, "winning_moves"), *total = member(w, "total");
-    const cJSON *moves = member(w, "moves");
-    if (!cJSON_IsObject(w) || !cJSON_IsArray(moves) || (!cJSON_GetArraySize(moves) && !cJSON_IsNull(total)))
+    const cJSON *others = member(w, "others");
+    uint64_t count = 0;
+    bool counted = exact_u64(doc, total, &count);
+    if (!cJSON_IsObject(w) || !cJSON_IsArray(others) || (counted && count <= 1 && !others->child))
         return;
     gr_buf b = { 0 };
-    if (cJSON_IsNull(total))
+    if (!counted)
         gr_buf_str(&b, "not counted");
     else
         gr_json_print_exact(&b, doc, total);
     gr_buf_str(&b, " in all");
-    uint64_t count = 0;
-    if (cJSON_GetArraySize(moves) && (!exact_u64(doc, total, &count) || count > (uint64_t)cJSON_GetArraySize(moves)))
-        gr_buf_str(&b, "; the first of them:");
+    if (others->child)
+        gr_buf_str(&b, counted && count <= (uint64_t)cJSON_GetArraySize(others) + 1 ? "; besides the move above:"
+                                                                                : "; besides the move above, the first of them:");
     if (!b.oom && b.data)
         put_wrapped(out, "Winning moves:", b.data);
     gr_mem_free(b.data);
-    for (const cJSON *m = moves->child; m; m = m->next) {
-        const char *text = string_member(member(m, "move"), "text");
+    for (const cJSON *m = others->child; m; m = m->next) {
+        const char *text = string_member(m, "text");
         if (text)
             put_wrapped(out, "", text);
     }
@@ -239,18 +242,29 @@ static void table_row(FILE *out, const char *label, int name_width, const char *
             value);
 }
 
-/* The nim-sum as columns: each component's value in binary, the count of
- * ones in each column (when every count is a digit), and the sum. */
+/* v's binary digits as a number (at most 64 of them). */
+static uint64_t binary_value(const char *digits)
+{
+    uint64_t v = 0;
+    for (; *digits; digits++)
+        v = v << 1 | (uint64_t)(*digits == '1');
+    return v;
+}
+
+/* The nim-sum as columns: each value in binary with its decimal, the count
+ * of ones in each column (when every count is a digit), and the sum. */
 static void put_nim_sum_table(FILE *out, const gr_json_doc *doc, const cJSON *step)
 {
-    const cJSON *binary = member(step, "binary"), *values = member(step, "values");
-    const cJSON *width = member(step, "width"), *columns = member(step, "columns");
+    const cJSON *binary = member(step, "binary");
     const char *name = string_member(step, "name"), *sum = string_member(step, "nim_sum_binary");
-    uint64_t bits = 0, n = 0;
-    if (!cJSON_IsArray(binary) || !cJSON_IsArray(values) || !name || !sum || !exact_u64(doc, width, &bits) ||
-        bits > TABLE_WIDTH || cJSON_GetArraySize(binary) == 0 || !exact_u64(doc, member(step, "components"), &n))
+    size_t bits = sum ? strlen(sum) : 0;
+    uint64_t n = 0;
+    if (!cJSON_IsArray(binary) || !name || !sum || bits > TABLE_WIDTH || cJSON_GetArraySize(binary) == 0)
         return;
-    char names[TABLE_ROWS][48], ones[TABLE_WIDTH + 1];
+    if (!exact_u64(doc, member(step, "components"), &n))
+        n = (uint64_t)cJSON_GetArraySize(binary);
+    char names[TABLE_ROWS][48], ones[TABLE_WIDTH + 1] = { 0 }, value[24];
+    unsigned count[TABLE_WIDTH] = { 0 };
     int rows = 0, name_width = (int)strlen("nim-sum");
     for (const cJSON *b = binary->child; b && rows < TABLE_ROWS; b = b->next, rows++) {
         snprintf(names[rows], sizeof names[rows], "%s %d", name, rows);
@@ -258,51 +272,38 @@ static void put_nim_sum_table(FILE *out, const gr_json_doc *doc, const cJSON *st
             name_width = (int)strlen(names[rows]);
     }
     const char *label = "Nim-sum:";
-    const cJSON *b = binary->child, *v = values->child;
-    for (int i = 0; i < rows; i++, b = b->next, v = v ? v->next : NULL, label = "") {
-        gr_buf value = { 0 };
-        if (v)
-            gr_json_print_exact(&value, doc, v);
-        table_row(out, label, name_width, names[i], cJSON_IsString(b) ? b->valuestring : "?",
-                  value.data && !value.oom ? value.data : "");
-        gr_mem_free(value.data);
+    const cJSON *b = binary->child;
+    for (int i = 0; i < rows; i++, b = b->next, label = "") {
+        const char *digits = cJSON_IsString(b) && strlen(b->valuestring) == bits ? b->valuestring : NULL;
+        for (size_t k = 0; digits && k < bits; k++)
+            count[k] += digits[k] == '1';
+        snprintf(value, sizeof value, "%llu", digits ? (unsigned long long)binary_value(digits) : 0ULL);
+        table_row(out, label, name_width, names[i], digits ? digits : "?", digits ? value : "");
     }
     if (n > (uint64_t)rows)
         fprintf(out, "%*s... and %llu more\n", LABEL_WIDTH, "", (unsigned long long)(n - (uint64_t)rows));
-    size_t k = 0;
-    bool digits = true;
-    for (const cJSON *c = cJSON_IsArray(columns) ? columns->child : NULL; c && k < TABLE_WIDTH; c = c->next) {
-        uint64_t count = 0;
-        digits &= exact_u64(doc, member(c, "ones"), &count) && count <= 9;
-        ones[k++] = digits ? (char)('0' + (int)count) : '?';
+    bool digits = n == (uint64_t)rows;
+    for (size_t k = 0; k < bits; k++) {
+        digits &= count[k] <= 9;
+        ones[k] = (char)('0' + (int)(count[k] % 10));
     }
-    ones[k] = '\0';
-    if (digits && k == strlen(sum))
+    if (digits)
         table_row(out, "", name_width, "ones", ones, "");
-    gr_buf total = { 0 };
-    gr_json_print_exact(&total, doc, member(step, "nim_sum"));
-    table_row(out, "", name_width, "nim-sum", sum, total.data && !total.oom ? total.data : "");
-    gr_mem_free(total.data);
+    snprintf(value, sizeof value, "%llu", (unsigned long long)binary_value(sum));
+    table_row(out, "", name_width, "nim-sum", sum, value);
 }
 
-/* "Why:" and each step's sentence from a new line; the nim-sum table
- * first. Without steps, the explanation. */
+/* "Why:": the nim-sum table, when a step has one, then the explanation. */
 static void put_why(FILE *out, const gr_json_doc *doc, const cJSON *root)
 {
     const cJSON *steps = member(member(root, "why"), "steps");
-    const char *label = "Why:";
     for (const cJSON *s = cJSON_IsArray(steps) ? steps->child : NULL; s; s = s->next) {
         const char *kind = string_member(s, "step");
         if (kind && strcmp(kind, "nim_sum") == 0)
             put_nim_sum_table(out, doc, s);
     }
-    for (const cJSON *s = cJSON_IsArray(steps) ? steps->child : NULL; s; s = s->next, label = "") {
-        const char *text = string_member(s, "text");
-        if (text)
-            put_wrapped(out, label, text);
-    }
     const char *explanation = string_member(root, "explanation");
-    if (explanation && !(cJSON_IsArray(steps) && steps->child))
+    if (explanation && explanation[0])
         put_wrapped(out, "Why:", explanation);
 }
 
