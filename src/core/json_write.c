@@ -308,6 +308,10 @@ void gr_json_print_exact(gr_buf *b, const gr_json_doc *doc, const cJSON *item)
 
 __extension__ void gr_buf_u128(gr_buf *b, unsigned __int128 v)
 {
+    if (v <= UINT64_MAX) {
+        gr_buf_u64(b, (uint64_t)v);
+        return;
+    }
     char digits[40];
     size_t n = 0;
     do {

@@ -99,6 +99,20 @@ void gr_jw_str(gr_jw_node *n, const char *key, const char *s)
         gr_buf_json_string(&n->w->out, s);
 }
 
+void gr_jw_ascii(gr_jw_node *n, const char *key, const char *s, size_t len)
+{
+    if (!member(n, key))
+        return;
+    gr_buf *b = &n->w->out;
+    if (b->len + len + 3 > b->cap && !gr_buf_grow(b, len + 2))
+        return;
+    b->data[b->len++] = '"';
+    memcpy(b->data + b->len, s, len);
+    b->len += len;
+    b->data[b->len++] = '"';
+    b->data[b->len] = '\0';
+}
+
 void gr_jw_bool(gr_jw_node *n, const char *key, bool v)
 {
     if (member(n, key))

@@ -56,6 +56,9 @@ void gr_jw_u64(gr_jw_node *n, const char *key, uint64_t v);
 void gr_jw_i128(gr_jw_node *n, const char *key, gr_json_i128 v);
 void gr_jw_u128(gr_jw_node *n, const char *key, gr_u128 v);
 void gr_jw_str(gr_jw_node *n, const char *key, const char *s);
+/* A string of the service's own that needs no escape (binary digits, a
+ * step's kind), written as it is. */
+void gr_jw_ascii(gr_jw_node *n, const char *key, const char *s, size_t len);
 void gr_jw_bool(gr_jw_node *n, const char *key, bool v);
 void gr_jw_null(gr_jw_node *n, const char *key);
 void gr_jw_u64s(gr_jw_node *n, const char *key, const uint64_t *v, size_t count);

@@ -2,6 +2,7 @@
 #include "why.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 gr_jw_node *gr_why_step(gr_query *q, const char *kind)
 {
@@ -11,7 +12,7 @@ gr_jw_node *gr_why_step(gr_query *q, const char *kind)
     if (!w->depth)
         gr_jw_array(gr_jw_begin(w, '{'), "steps");
     gr_jw_node *step = gr_jw_object(&w->node[2], NULL);
-    gr_jw_str(step, "step", kind);
+    gr_jw_ascii(step, "step", kind, strlen(kind));
     return step;
 }
 
@@ -28,16 +29,26 @@ void gr_why_say(gr_query *q, gr_jw_node *step, const char *fmt, ...)
     va_end(ap);
 }
 
-void gr_why_binary(uint64_t v, unsigned width, char out[65])
+size_t gr_why_binary(uint64_t v, unsigned width, char out[65])
 {
-    unsigned bits = 1;
-    while (bits < 64 && (v >> bits))
-        bits++;
+    static const char nibbles[16][4] = { { '0', '0', '0', '0' }, { '0', '0', '0', '1' }, { '0', '0', '1', '0' },
+        { '0', '0', '1', '1' }, { '0', '1', '0', '0' }, { '0', '1', '0', '1' }, { '0', '1', '1', '0' },
+        { '0', '1', '1', '1' }, { '1', '0', '0', '0' }, { '1', '0', '0', '1' }, { '1', '0', '1', '0' },
+        { '1', '0', '1', '1' }, { '1', '1', '0', '0' }, { '1', '1', '0', '1' }, { '1', '1', '1', '0' },
+        { '1', '1', '1', '1' } };
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
     if (width > 64)
         width = 64;
     if (bits < width)
         bits = width;
-    for (unsigned i = 0; i < bits; i++)
-        out[i] = (char)('0' + (int)((v >> (bits - 1 - i)) & 1));
-    out[bits] = '\0';
+    char *p = out;
+    unsigned b = bits;
+    for (; b % 4; p++) /* the digits above the last whole nibble */
+        *p = (char)('0' + (int)((v >> --b) & 1));
+    for (; b; p += 4) {
+        b -= 4;
+        memcpy(p, nibbles[(v >> b) & 15], 4);
+    }
+    *p = '\0';
+    return bits;
 }

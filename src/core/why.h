@@ -48,7 +48,7 @@ gr_jw_node *gr_why_step(gr_query *q, const char *kind);
 void gr_why_say(gr_query *q, gr_jw_node *step, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* v in binary, most significant bit first, padded to `width` digits
- * (at least the digits v needs); out holds 65 bytes. */
-void gr_why_binary(uint64_t v, unsigned width, char out[65]);
+ * (at least the digits v needs); out holds 65 bytes. The digit count. */
+size_t gr_why_binary(uint64_t v, unsigned width, char out[65]);
 
 #endif

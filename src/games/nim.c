@@ -134,14 +134,6 @@ static int solve_nim(gr_query *q, gr_move_sink *sink)
     return rc;
 }
 
-static void nim_why(gr_query *q, const uint64_t *piles, size_t n)
-{
-    gr_heap_options o = { .count = nim_count, .at = nim_at };
-    gr_heap_rules rules = { .value = nim_value, .move = nim_move, .name = NIM_RULE, .options = &o,
-                            .one_option_per_value = true };
-    gr_heap_why_disjunctive(q, piles, piles, n, &rules);
-}
-
 static int analyze_nim(gr_query *q)
 {
     return solve_nim(q, NULL);
@@ -167,7 +159,7 @@ static int moves_nim(gr_query *q, gr_move_sink *sink)
 
 static bool nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
 {
-    return gr_nim_fast(limits, body, len, out, nim_why);
+    return gr_nim_fast(limits, body, len, out);
 }
 
 /* ---- contract ------------------------------------------------------------ */

@@ -2,6 +2,8 @@
 #include "nim_fast.h"
 
 #include "game.h"
+#include "heap_why.h"
+#include "why.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -170,7 +172,14 @@ static bool read_body(nim_body *b)
 _Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) <= GR_FAST_MAX_ANSWER,
                "GR_FAST_MAX_ANSWER must cover every answer");
 
-#define LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+static inline char *lit(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* Copies the string literal s to p (p evaluated once); the end. */
+#define LIT(p, s) lit((p), (s), sizeof(s) - 1)
 
 static inline char *num(char *p, uint64_t v)
 {
@@ -288,22 +297,151 @@ static bool write_winning(gr_buf *out, const nim_body *b, uint64_t x, size_t ans
     return true;
 }
 
-/* "why" and "explanation", written by the general path's own account. */
-static bool write_why(gr_buf *out, const nim_body *b, gr_nim_why_fn *why)
+/* ---- "why" and "explanation", word for word as nim.c's account writes them
+ * (sums/heap_why.c, sums/sum_why.c): test_nim_fast holds the two to byte
+ * equality on every shape (no pile, one, up to GR_NIM_FAST_MAX_PILES; small
+ * and 63-bit values; heaps of at most 16 options and more). */
+
+/* Room for "why" and "explanation" of n piles: 66 bytes a binary string,
+ * 16 options of a small heap, sentences of at most 1023 characters. */
+#define WHY_ROOM(n) (512u + 68u * (n) + 16u * 64u + 1024u)
+
+_Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM +
+                   WHY_ROOM(GR_NIM_FAST_MAX_PILES) <= GR_FAST_MAX_ANSWER,
+               "GR_FAST_MAX_ANSWER must cover every answer");
+
+static unsigned bit_width(uint64_t v)
 {
-    gr_query q;
-    memset(&q, 0, sizeof q);
-    why(&q, b->piles, b->n);
-    gr_buf_str(out, ",\"why\":");
-    gr_jw_append(out, &q.ans.why, "{\"steps\":[]}");
-    gr_buf_str(out, ",\"explanation\":");
-    gr_buf_json_string(out, q.ans.explanation.buf);
-    gr_buf_put(out, "}", 1);
-    gr_jw_free(&q.ans.why);
-    return !out->oom;
+    return 64u - (unsigned)__builtin_clzll(v | 1);
 }
 
-bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out, gr_nim_why_fn *why)
+/* v in binary, straight into the answer (whose room covers the
+ * terminator gr_why_binary adds). */
+static char *binary(char *p, uint64_t v, unsigned width)
+{
+    return p + gr_why_binary(v, width, p);
+}
+
+/* The heap's options, take 1 to n (nim_at's order), each with its value. */
+static char *write_options(char *p, uint64_t n)
+{
+    p = LIT(p, ",\"listed\":\"all\",\"options\":[");
+    for (uint64_t take = 1; take <= n; take++) {
+        p = num(take > 1 ? LIT(p, ",{\"take\":") : LIT(p, "{\"take\":"), take);
+        p = take < n ? LIT(num(LIT(p, ",\"heaps\":["), n - take), "]") : LIT(p, ",\"heaps\":[]");
+        p = num(LIT(p, ",\"grundy\":"), n - take);
+        *p++ = '}';
+    }
+    return LIT(num(LIT(p, "],\"mex\":"), n), "}");
+}
+
+/* The steps: rule, nim_sum, and for a win target and mex. */
+static char *write_steps(char *p, const nim_body *b, uint64_t x, size_t i, unsigned width)
+{
+    p = LIT(p, ",\"why\":{\"steps\":[{\"step\":\"rule\"},{\"step\":\"nim_sum\",\"name\":\"pile\",\"binary\":[");
+    for (size_t k = 0; k < b->n; k++) {
+        if (k)
+            *p++ = ',';
+        *p++ = '"';
+        p = binary(p, b->piles[k], width);
+        *p++ = '"';
+    }
+    p = binary(LIT(p, "],\"nim_sum_binary\":\""), x, width);
+    p = LIT(p, "\"}");
+    if (!x)
+        return LIT(p, "]}");
+    uint64_t n = b->piles[i];
+    p = num(LIT(p, ",{\"step\":\"target\",\"component\":"), i);
+    p = num(LIT(p, ",\"high_bit\":"), bit_width(x) - 1);
+    p = num(LIT(p, ",\"to\":"), n ^ x);
+    p = num(LIT(p, "},{\"step\":\"mex\",\"component\":"), i);
+    p = num(LIT(p, ",\"options_total\":"), n);
+    p = n > GR_WHY_OPTIONS ? LIT(p, ",\"listed\":\"move\"}") : write_options(p, n);
+    return LIT(p, "]}");
+}
+
+#define WIN ": non-zero, the player to move wins by making it 0."
+#define LOSS ": zero, every move makes it non-zero and the player to move loses."
+
+/* "011 ^ 100 ^ 101" in binary, or "3 ^ 4 ^ 5". */
+static char *terms(char *p, const nim_body *b, unsigned width, bool in_binary)
+{
+    for (size_t k = 0; k < b->n; k++) {
+        if (k)
+            p = LIT(p, " ^ ");
+        p = in_binary ? binary(p, b->piles[k], width) : pile(p, b, k);
+    }
+    return p;
+}
+
+static char *say_nim_sum(char *p, const nim_body *b, uint64_t x, unsigned width)
+{
+    if (b->n == 0)
+        return LIT(p, " No piles: the nim-sum is 0, and the player to move loses.");
+    if (b->n == 1) {
+        p = num(LIT(p, " One pile alone: the nim-sum is its value, "), x);
+        return x ? LIT(p, WIN) : LIT(p, LOSS);
+    }
+    if (width <= 16 && b->n <= 4) {
+        p = LIT(p, " Nim-sum, column by column (a bit is 1 when an odd number of piles have it): ");
+        if (width > 1)
+            p = LIT(binary(LIT(terms(p, b, width, true), " = "), x, width), ", so ");
+        p = num(LIT(terms(p, b, width, false), " = "), x);
+    } else {
+        p = num(LIT(num(LIT(p, " The nim-sum of the "), b->n), " piles' values is "), x);
+    }
+    return x ? LIT(p, WIN) : LIT(p, LOSS);
+}
+
+/* "Pile 0 (3) has 3 options: 2 (take 1) of value 2, ...": the first three
+ * of take 1 to n, as sums/heap_why.c says them. */
+static char *say_options(char *p, size_t i, uint64_t n)
+{
+    p = num(LIT(num(LIT(p, " Pile "), i), " ("), n);
+    p = num(LIT(p, ") has "), n);
+    p = n == 1 ? LIT(p, " option: ") : LIT(p, " options: ");
+    for (uint64_t take = 1; take <= n && take <= 3; take++) {
+        if (take > 1)
+            p = LIT(p, ", ");
+        p = num(p, n - take);
+        p = num(LIT(p, " (take "), take);
+        p = num(LIT(p, ") of value "), n - take);
+    }
+    if (n > 3)
+        p = LIT(num(LIT(p, ", ... ("), n), " listed)");
+    return LIT(num(LIT(p, "; the least value missing among them is "), n), ", its Grundy value.");
+}
+
+static char *say_target(char *p, size_t i, uint64_t x, uint64_t n)
+{
+    p = num(LIT(p, " Pile "), i);
+    p = num(LIT(p, " holds its highest bit (bit "), bit_width(x) - 1);
+    p = num(LIT(p, "), so its value XOR the nim-sum, "), n ^ x);
+    p = LIT(p, ", is smaller; a value is the mex of its options' values, so an option of that value "
+               "exists, and moving there makes the nim-sum 0.");
+    return n <= GR_WHY_OPTIONS ? say_options(p, i, n) : p;
+}
+
+/* "why" and "explanation", the answer's last members. */
+static bool write_why(gr_buf *out, const nim_body *b, uint64_t x, size_t i)
+{
+    if (!gr_buf_grow(out, WHY_ROOM(b->n)))
+        return false;
+    uint64_t all = x;
+    for (size_t k = 0; k < b->n; k++)
+        all |= b->piles[k];
+    unsigned width = bit_width(all);
+    char *p = write_steps(out->data + out->len, b, x, i, width);
+    p = LIT(p, ",\"explanation\":\"Nim: a pile's Grundy value is its size.");
+    p = say_nim_sum(p, b, x, width);
+    if (x)
+        p = say_target(p, i, x, b->piles[i]);
+    p = LIT(p, "\"}");
+    out->len = (size_t)(p - out->data);
+    return true;
+}
+
+bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out)
 {
     nim_body b; /* its digit slots are written before they are read: not cleared, for speed */
     b.s = body;
@@ -332,7 +470,7 @@ bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *
     if (b.slim)
         *p++ = '}';
     out->len = (size_t)(p - out->data);
-    if (!b.slim && !(write_winning(out, &b, x, x ? i : b.n) && write_why(out, &b, why))) {
+    if (!b.slim && !(write_winning(out, &b, x, x ? i : b.n) && write_why(out, &b, x, i))) {
         out->len = start;
         out->oom = false;
         return false;

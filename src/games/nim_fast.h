@@ -6,7 +6,7 @@
  * plain digits (up to 2^63 - 1), and optionally "convention": "normal" and
  * "explain": true or false, in any order, with JSON whitespace, no other
  * member, no string escapes. Its "winning_moves", "why" and "explanation"
- * are the general path's own (nim.c's account, handed in). It writes the very bytes the general path (gr_api_analyze) writes for that
+ * are the general path's own (written as nim.c's account writes them). It writes the very bytes the general path (gr_api_analyze) writes for that
  * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
  * compute budget on either path. It is nim's fast hook (contract.h). */
@@ -21,13 +21,9 @@
 
 #define GR_NIM_FAST_MAX_PILES 12
 
-/* The account ("why" and "explanation") the general path gives of the
- * normal-play nim position `piles`, written into q->ans (nim.c's). */
-typedef void gr_nim_why_fn(gr_query *q, const uint64_t *piles, size_t n);
-
 /* Appends the answer to out and returns true, or returns false with out
  * unchanged when the body is not in the fast path's form (or when memory
- * runs out). An explained answer's account is why's. */
-bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out, gr_nim_why_fn *why);
+ * runs out). */
+bool gr_nim_fast(const gr_limits *limits, const char *body, size_t len, gr_buf *out);
 
 #endif

@@ -7,10 +7,7 @@
 
 unsigned gr_high_bit(uint64_t x)
 {
-    unsigned b = 0;
-    while (b < 63 && (x >> (b + 1)))
-        b++;
-    return b;
+    return 63u - (unsigned)__builtin_clzll(x | 1);
 }
 
 /* Binary digits needed for the largest of values and x (at least one). */
@@ -29,8 +26,7 @@ static void add_binary(gr_jw_node *step, const uint64_t *values, size_t listed, 
     gr_jw_node *binary = gr_jw_array(step, "binary");
     for (size_t i = 0; binary && i < listed; i++) {
         char digits[65];
-        gr_why_binary(values[i], width, digits);
-        gr_jw_str(binary, NULL, digits);
+        gr_jw_ascii(binary, NULL, digits, gr_why_binary(values[i], width, digits));
     }
 }
 
@@ -64,8 +60,7 @@ void gr_why_nim_sum(gr_query *q, const uint64_t *values, size_t n, uint64_t x, c
         gr_jw_u64(step, "components", n);
     add_binary(step, values, listed, width);
     char xs[65];
-    gr_why_binary(x, width, xs);
-    gr_jw_str(step, "nim_sum_binary", xs);
+    gr_jw_ascii(step, "nim_sum_binary", xs, gr_why_binary(x, width, xs));
     if (n == 0) {
         gr_why_say(q, step, "No %ss: the nim-sum is 0, and the player to move loses.", what);
         return;
