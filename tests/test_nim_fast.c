@@ -16,7 +16,7 @@
 
 #include "analyze.h"
 #include "batch.h"
-#include "mem.h"
+#include "scratch.h"
 #include "contract.h"
 #include "nim_fast.h"
 #include "check_main.h"
@@ -32,7 +32,7 @@ static gr_service service(void)
 {
     gr_service svc = { .tables = NULL };
     gr_limits_default(&svc.limits);
-    gr_mem_hook_cjson();
+    gr_scratch_hook_cjson();
     return svc;
 }
 
@@ -68,8 +68,8 @@ static void expect_general(const gr_service *svc, const char *body, int status, 
     gr_reply want = general(svc, body);
     if (want.status != status || want.len != len || memcmp(want.body, got, len) != 0)
         ck_abort_msg("body %s; general (%d): %s; got (%d): %s", body, want.status, want.body, status, got);
-    gr_mem_free(want.body);
-    gr_mem_free((char *)got);
+    gr_scratch_free(want.body);
+    gr_scratch_free((char *)got);
 }
 
 /* A random pile: small, near a power of two, or up to 2^63 - 1. */
@@ -189,7 +189,7 @@ START_TEST(fast_equals_general_explain)
     const char *slim = "{\"game\":\"nim\",\"piles\":[3,4,5],\"explain\":false}";
     ck_assert(nim_fast(&svc.limits, slim, strlen(slim), &fast));
     ck_assert_ptr_null(strstr(fast.data, "explanation"));
-    gr_mem_free(fast.data);
+    gr_scratch_free(fast.data);
 }
 END_TEST
 
@@ -267,7 +267,7 @@ START_TEST(fast_path_respects_max_items)
     gr_api_analyze(&svc, body, strlen(body), &r);
     ck_assert_int_eq(r.status, 422);
     ck_assert_ptr_nonnull(strstr(r.body, "too_many"));
-    gr_mem_free(r.body);
+    gr_scratch_free(r.body);
 }
 END_TEST
 
@@ -293,30 +293,30 @@ START_TEST(arena_scopes)
 {
     gr_service svc = service();
     (void)svc;
-    ck_assert(gr_mem_begin());
-    ck_assert(!gr_mem_begin()); /* no nesting */
-    char *a = gr_mem_alloc(100), *b = gr_mem_alloc(100);
+    ck_assert(gr_scratch_begin());
+    ck_assert(!gr_scratch_begin()); /* no nesting */
+    char *a = gr_scratch_alloc(100), *b = gr_scratch_alloc(100);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
     ck_assert_ptr_ne(a, b);
     memset(a, 'a', 100);
     memset(b, 'b', 100);
     ck_assert_int_eq(a[99], 'a'); /* blocks do not overlap */
-    char *c = gr_mem_realloc(a, 300);
+    char *c = gr_scratch_realloc(a, 300);
     ck_assert_int_eq(c[0], 'a');
     ck_assert_int_eq(c[99], 'a');
-    char *big = gr_mem_alloc(GR_MEM_ARENA_BYTES + 1); /* past the arena: the heap */
+    char *big = gr_scratch_alloc(GR_SCRATCH_ARENA_BYTES + 1); /* past the arena: the heap */
     ck_assert_ptr_nonnull(big);
-    big[GR_MEM_ARENA_BYTES] = 1;
-    gr_mem_free(big);
-    gr_mem_free(b);
-    gr_mem_free(c);
-    gr_mem_end();
-    ck_assert(gr_mem_begin());
-    char *d = gr_mem_alloc(16); /* the arena starts over */
+    big[GR_SCRATCH_ARENA_BYTES] = 1;
+    gr_scratch_free(big);
+    gr_scratch_free(b);
+    gr_scratch_free(c);
+    gr_scratch_end();
+    ck_assert(gr_scratch_begin());
+    char *d = gr_scratch_alloc(16); /* the arena starts over */
     ck_assert_ptr_nonnull(d);
-    gr_mem_end();
-    char *e = gr_mem_alloc(16); /* outside a scope: the heap */
+    gr_scratch_end();
+    char *e = gr_scratch_alloc(16); /* outside a scope: the heap */
     ck_assert_ptr_nonnull(e);
     free(e);
 }
@@ -339,16 +339,16 @@ START_TEST(answers_inside_and_outside_a_scope_agree)
     for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
         gr_reply out, in;
         gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &out);
-        ck_assert(gr_mem_begin());
-        char *filler = gr_mem_alloc(GR_MEM_ARENA_BYTES - 4096 * (i + 1)); /* nearly full for some */
+        ck_assert(gr_scratch_begin());
+        char *filler = gr_scratch_alloc(GR_SCRATCH_ARENA_BYTES - 4096 * (i + 1)); /* nearly full for some */
         ck_assert_ptr_nonnull(filler);
         gr_api_analyze(&svc, bodies[i], strlen(bodies[i]), &in);
         ck_assert_int_eq(in.status, out.status);
         ck_assert_str_eq(in.body, out.body);
-        gr_mem_free(in.body);
-        gr_mem_free(filler);
-        gr_mem_end();
-        gr_mem_free(out.body);
+        gr_scratch_free(in.body);
+        gr_scratch_free(filler);
+        gr_scratch_end();
+        gr_scratch_free(out.body);
     }
 }
 END_TEST
@@ -386,7 +386,7 @@ START_TEST(string_escapes_match_cjson)
                     ck_abort_msg("byte %d at %d of %d: %s, cJSON %s", c, at, len, b.data, want);
                 cJSON_free(want);
                 cJSON_Delete(str);
-                gr_mem_free(b.data);
+                gr_scratch_free(b.data);
             }
 }
 END_TEST
@@ -494,7 +494,7 @@ START_TEST(writer_matches_cjson)
     ck_assert_str_eq(b.data, want);
     ck_assert_uint_eq(b.len, strlen(want));
     cJSON_free(want);
-    gr_mem_free(b.data);
+    gr_scratch_free(b.data);
     cJSON_Delete(root);
 }
 END_TEST

@@ -50,7 +50,7 @@ static char *render(gr_query *q, const gr_game *game, size_t *len)
     }
     gr_buf_put(&b, "}", 1);
     if (b.oom) {
-        gr_mem_free(b.data);
+        gr_scratch_free(b.data);
         return NULL;
     }
     *len = b.len;
@@ -106,7 +106,7 @@ bool gr_api_answer_fast(const gr_service *svc, const char *body, size_t len, gr_
     gr_buf b = { 0 };
     const gr_game *game = gr_api_fast(&svc->limits, body, len, &b);
     if (!game) {
-        gr_mem_free(b.data);
+        gr_scratch_free(b.data);
         return false;
     }
     *out = (gr_reply){ 200, b.data, b.len, game, NULL };
@@ -134,7 +134,7 @@ bool gr_api_attempt(const gr_service *svc, const char *body, size_t len, gr_atte
     if (!limited || budget.left > 0 || gr_budget_stopped(&budget) != GR_STOP_STEPS)
         return true;
     a->cpu_used_ns += gr_deadline_elapsed(&deadline);
-    gr_mem_free(out->body);
+    gr_scratch_free(out->body);
     *out = (gr_reply){ 0, NULL, 0, out->game, NULL };
     return false;
 }

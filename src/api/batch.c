@@ -3,7 +3,7 @@
 #include "contract.h"
 #include "grundy/alloc.h"
 
-#include "mem.h"
+#include "scratch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,9 +175,9 @@ static void add_id(gr_reply *out, const gr_buf *id)
     gr_buf_put(&b, id->data, id->len);
     gr_buf_put(&b, ",", 1);
     gr_buf_put(&b, out->body + 1, out->len - 1);
-    gr_mem_free(out->body);
+    gr_scratch_free(out->body);
     if (b.oom) {
-        gr_mem_free(b.data);
+        gr_scratch_free(b.data);
         fail_reply(out, GR_E_OVERLOADED, "", "out of memory rendering the answer; retry later");
         return;
     }
@@ -209,7 +209,7 @@ static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc
         run->left -= spent < run->left ? spent : run->left;
         run->cpu_left_ns -= used < run->cpu_left_ns ? used : run->cpu_left_ns;
         if (cut && out->error && strcmp(out->error, gr_error_name(GR_E_LIMIT_EXCEEDED)) == 0) {
-            gr_mem_free(out->body);
+            gr_scratch_free(out->body);
             batch_spent_reply(svc, steps, cpu_ns, out);
             run->stats.refused++;
         }
@@ -218,7 +218,7 @@ static void run_node(const gr_service *svc, gr_batch_run *run, const gr_json_doc
         fail_reply(out, GR_E_OVERLOADED, "", "out of memory reading the id; retry later");
     else
         add_id(out, &id);
-    gr_mem_free(id.data);
+    gr_scratch_free(id.data);
     count_reply(run, out);
 }
 
@@ -352,7 +352,7 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
     bool first = true;
     cJSON_ArrayForEach(q, qs) {
         gr_reply r;
-        bool scoped = gr_mem_begin(); /* each answer's scratch memory, released once copied */
+        bool scoped = gr_scratch_begin(); /* each answer's scratch memory, released once copied */
         run_node(svc, run, doc, q, &r);
         if (!first)
             sb_add(b, ",", 1);
@@ -361,9 +361,9 @@ static void answer_all(const gr_service *svc, gr_batch_run *run, const gr_json_d
             sb_add(b, r.body, r.len);
         else
             sb_add(b, gr_oom_error_json, gr_oom_error_json_len);
-        gr_mem_free(r.body);
+        gr_scratch_free(r.body);
         if (scoped)
-            gr_mem_end();
+            gr_scratch_end();
     }
 }
 

@@ -101,8 +101,8 @@ static bool collect(gr_move_sink *s, gr_query *q, const gr_position *after)
 static void free_listed(collector *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        gr_mem_free(c->items[i].move.data);
-        gr_mem_free(c->items[i].next.data);
+        gr_scratch_free(c->items[i].move.data);
+        gr_scratch_free(c->items[i].next.data);
     }
     gr_free(c->items);
     c->items = NULL;
@@ -308,7 +308,7 @@ static char *render(const gr_query *q, const gr_game *game, const page_out *p, s
                        "the game's canonical order; POST /v1/analyze gives a winning move\"");
     gr_buf_put(&b, "}", 1);
     if (b.oom) {
-        gr_mem_free(b.data);
+        gr_scratch_free(b.data);
         return NULL;
     }
     *len = b.len;

@@ -108,7 +108,7 @@ void gr_answer_free(gr_answer *a)
     gr_jw_free(&a->move);
     gr_jw_free(&a->next);
     gr_jw_free(&a->why);
-    gr_mem_free(a->winning.moves.data);
+    gr_scratch_free(a->winning.moves.data);
     bool muted = a->explanation.muted; /* the query's, not the answer's */
     memset(a, 0, sizeof *a);
     a->explanation.muted = muted;

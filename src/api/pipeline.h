@@ -15,7 +15,7 @@ struct gr_game;
 
 typedef struct gr_reply {
     int status;  /* HTTP status */
-    char *body;  /* JSON from gr_mem_alloc (gr_mem_free), or NULL when even the error could not be rendered */
+    char *body;  /* JSON from gr_scratch_alloc (gr_scratch_free), or NULL when even the error could not be rendered */
     size_t len;
     const struct gr_game *game; /* the game the query named, when it named one; for metrics and logs */
     const char *error; /* an error reply's code (gr_error_name's string), NULL for an answer */

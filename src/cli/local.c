@@ -11,7 +11,7 @@
 #include "registry.h"
 #include "catalog.h"
 #include "contract.h"
-#include "mem.h"
+#include "scratch.h"
 #include "moves.h"
 #include "cli/render.h"
 #include "tables/locate.h"
@@ -184,7 +184,7 @@ static int emit(gr_reply *r, bool human, bool separate)
 {
     int failed = r->body ? gr_render_reply(r->status, r->body, r->len, human, separate, stdout, stderr)
                          : gr_render_reply(503, gr_oom_error_json, gr_oom_error_json_len, human, separate, stdout, stderr);
-    gr_mem_free(r->body);
+    gr_scratch_free(r->body);
     return failed;
 }
 
@@ -226,7 +226,7 @@ static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
     if (k == GR_LINE_OK && c->query && blank(line, len))
         return 0;
     gr_reply r;
-    bool scoped = gr_mem_begin(); /* the line's scratch memory, released once printed */
+    bool scoped = gr_scratch_begin(); /* the line's scratch memory, released once printed */
     if (k == GR_LINE_TOO_LONG)
         gr_api_line_too_long(&c->local->svc, &r);
     else if (c->query)
@@ -236,7 +236,7 @@ static int answer_line(void *ctx, gr_line_kind k, const char *line, size_t len)
     int failed = emit(&r, c->human, c->answered > 0); /* a blank line between answers in words */
     c->answered += !failed;
     if (scoped)
-        gr_mem_end();
+        gr_scratch_end();
     return failed;
 }
 

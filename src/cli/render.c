@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "mem.h"
+#include "scratch.h"
 
 #define LABEL_WIDTH 15 /* "Winning move:  " */
 #define LINE_WIDTH 79
@@ -65,7 +65,7 @@ static void put_member(FILE *out, const gr_json_doc *doc, const cJSON *obj, cons
     }
     if (!b.oom && b.data)
         put_wrapped(out, label, b.data);
-    gr_mem_free(b.data);
+    gr_scratch_free(b.data);
 }
 
 static const char *string_member(const cJSON *obj, const char *key)
@@ -102,7 +102,7 @@ static void put_next(FILE *out, const gr_json_doc *doc, const cJSON *root)
     }
     if (!b.oom && b.data)
         put_wrapped(out, "Then:", b.data);
-    gr_mem_free(b.data);
+    gr_scratch_free(b.data);
 }
 
 /* The component's index member (pile, token, stair) as "pile 3", or "". */
@@ -162,7 +162,7 @@ static void put_periods(FILE *out, const gr_json_doc *doc, const cJSON *root)
         if (i == ng && ng < PERIOD_GROUPS)
             g[ng++].text = t;
         else
-            gr_mem_free(t.data);
+            gr_scratch_free(t.data);
         if (i < ng)
             group_add(&g[i], doc, c);
         else
@@ -180,8 +180,8 @@ static void put_periods(FILE *out, const gr_json_doc *doc, const cJSON *root)
         }
         if (!g[i].text.oom && g[i].text.data)
             put_wrapped(out, "Period:", g[i].text.data);
-        gr_mem_free(g[i].text.data);
-        gr_mem_free(g[i].names.data);
+        gr_scratch_free(g[i].text.data);
+        gr_scratch_free(g[i].names.data);
     }
     if (others)
         fprintf(out, "%-*s%zu more components with other periods\n", LABEL_WIDTH, "Period:", others);
@@ -221,7 +221,7 @@ static void put_winning_moves(FILE *out, const gr_json_doc *doc, const cJSON *ro
                                                                                 : "; besides the move above, the first of them:");
     if (!b.oom && b.data)
         put_wrapped(out, "Winning moves:", b.data);
-    gr_mem_free(b.data);
+    gr_scratch_free(b.data);
     for (const cJSON *m = others->child; m; m = m->next) {
         const char *text = string_member(m, "text");
         if (text)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "json.h"
 
-#include "mem.h"
+#include "scratch.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -120,7 +120,7 @@ static int record_number(scanner *sc, size_t start, size_t end)
 {
     if (sc->nnums == sc->cap) {
         size_t cap = sc->cap ? sc->cap * 2 : 16;
-        gr_json_literal *n = gr_mem_realloc(sc->nums, cap * sizeof *n);
+        gr_json_literal *n = gr_scratch_realloc(sc->nums, cap * sizeof *n);
         if (!n)
             return gr_fail(sc->e, GR_E_OVERLOADED, "", "out of memory reading the body; retry later");
         sc->nums = n;
@@ -274,7 +274,7 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
     if (len > UINT32_MAX)
         return gr_fail(e, GR_E_BODY_TOO_LARGE, "", "the body is larger than 4 GiB");
     scanner sc = { .s = body, .len = len, .e = e };
-    sc.copy = gr_mem_alloc(len + 1);
+    sc.copy = gr_scratch_alloc(len + 1);
     if (!sc.copy)
         return gr_fail(e, GR_E_OVERLOADED, "", "out of memory reading the body; retry later");
     memcpy(sc.copy, body, len);
@@ -288,9 +288,9 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
         if (!doc->root)
             rc = gr_fail(e, GR_E_OVERLOADED, "", "out of memory parsing the body; retry later");
     }
-    gr_mem_free(sc.copy);
+    gr_scratch_free(sc.copy);
     if (rc != 0) {
-        gr_mem_free(sc.nums);
+        gr_scratch_free(sc.nums);
         return -1;
     }
     size_t next = 0;
@@ -304,7 +304,7 @@ int gr_json_parse(const char *body, size_t len, gr_json_doc *doc, gr_api_error *
 void gr_json_free(gr_json_doc *doc)
 {
     cJSON_Delete(doc->root);
-    gr_mem_free(doc->numbers);
+    gr_scratch_free(doc->numbers);
     memset(doc, 0, sizeof *doc);
 }
 
@@ -331,7 +331,7 @@ int gr_json_duplicate_member(const cJSON *obj, const char **name)
                     *name = b->string;
         return *name ? 1 : 0;
     }
-    const char **names = gr_mem_alloc(n * sizeof *names);
+    const char **names = gr_scratch_alloc(n * sizeof *names);
     if (!names)
         return -1;
     cJSON_ArrayForEach(m, obj)
@@ -340,7 +340,7 @@ int gr_json_duplicate_member(const cJSON *obj, const char **name)
     for (size_t i = 1; i < n && !*name; i++)
         if (strcmp(names[i - 1], names[i]) == 0)
             *name = names[i];
-    gr_mem_free(names);
+    gr_scratch_free(names);
     return *name ? 1 : 0;
 }
 

@@ -65,7 +65,7 @@ cJSON *gr_json_u64_item(uint64_t v);
 cJSON *gr_json_add_u64(cJSON *obj, const char *key, uint64_t v);
 cJSON *gr_json_u64_array(const uint64_t *v, size_t n);
 
-/* A growing text buffer for output, from gr_mem_alloc, always terminated.
+/* A growing text buffer for output, from gr_scratch_alloc, always terminated.
  * A failed growth sets oom and drops the rest; check it once at the end. */
 typedef struct gr_buf {
     char *data;
@@ -102,7 +102,7 @@ static inline void gr_buf_u64(gr_buf *b, uint64_t v)
 
 void gr_buf_json_string(gr_buf *b, const char *s);
 __extension__ void gr_buf_u128(gr_buf *b, unsigned __int128 v); /* v in decimal */ /* s quoted and escaped as JSON */
-/* An error's body as a JSON string from gr_mem_alloc (its length in *len),
+/* An error's body as a JSON string from gr_scratch_alloc (its length in *len),
  * or NULL on allocation failure. */
 char *gr_error_json(const gr_api_error *e, size_t *len);
 

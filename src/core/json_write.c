@@ -4,7 +4,7 @@
  * of request nodes. Reading is json.c. */
 #include "json.h"
 
-#include "mem.h"
+#include "scratch.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -120,7 +120,7 @@ bool gr_buf_grow(gr_buf *b, size_t n)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + n + 1)
         cap *= 2;
-    char *d = gr_mem_realloc(b->data, cap);
+    char *d = gr_scratch_realloc(b->data, cap);
     if (!d) {
         b->oom = true;
         return false;
@@ -261,7 +261,7 @@ char *gr_error_json(const gr_api_error *e, size_t *len)
         gr_buf_put(&b, "null", 4);
     gr_buf_put(&b, "}}", 2);
     if (b.oom) {
-        gr_mem_free(b.data);
+        gr_scratch_free(b.data);
         *len = 0;
         return NULL;
     }

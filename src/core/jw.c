@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "mem.h"
+#include "scratch.h"
 
 gr_jw_node *gr_jw_begin(gr_jw *w, char open)
 {
@@ -46,7 +46,7 @@ void gr_jw_append(gr_buf *b, gr_jw *w, const char *absent)
 
 void gr_jw_free(gr_jw *w)
 {
-    gr_mem_free(w->out.data);
+    gr_scratch_free(w->out.data);
     memset(w, 0, sizeof *w);
 }
 

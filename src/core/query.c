@@ -273,14 +273,14 @@ int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
         return gr_fail(q->err, GR_E_TOO_MANY, name,
                        "\"%s\" has %zu entries; the limit is %llu", name, count,
                        (unsigned long long)max);
-    uint64_t *v = gr_mem_alloc((count ? count : 1) * sizeof *v);
+    uint64_t *v = gr_scratch_alloc((count ? count : 1) * sizeof *v);
     if (!v)
         return gr_oom(q);
     size_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, arr) {
         if (gr_q_u64_entry(q, item, name, i, &v[i])) {
-            gr_mem_free(v);
+            gr_scratch_free(v);
             return -1;
         }
         i++;

@@ -13,7 +13,7 @@
 #include "errors.h"
 #include "json.h"
 #include "jw.h"
-#include "mem.h"
+#include "scratch.h"
 #include "grundy/budget.h"
 #include "grundy/octal.h"
 
@@ -159,7 +159,7 @@ const cJSON *gr_q_get(const gr_query *q, const char *name);
 int gr_q_u64(gr_query *q, const char *name, const uint64_t *dflt, uint64_t *out);
 
 /* Integer array member, 1..max entries unless allow_empty; *out is from
- * gr_mem_alloc (free it with gr_mem_free), entries read exactly and named "name[i]" in errors. */
+ * gr_scratch_alloc (free it with gr_scratch_free), entries read exactly and named "name[i]" in errors. */
 int gr_q_u64_list(gr_query *q, const char *name, uint64_t max, bool allow_empty,
                   uint64_t **out, size_t *n);
 

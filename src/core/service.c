@@ -2,13 +2,13 @@
 #include <string.h>
 
 #include "query.h"
-#include "mem.h"
+#include "scratch.h"
 #include "seq_cache.h"
 #include "tables/tables.h"
 
 int gr_service_init(gr_service *svc, const gr_tables *tables, size_t cache_bytes)
 {
-    gr_mem_hook_cjson(); /* before any thread answers */
+    gr_scratch_hook_cjson(); /* before any thread answers */
     memset(svc, 0, sizeof *svc);
     gr_limits_default(&svc->limits);
     svc->tables = tables;

@@ -184,7 +184,7 @@ static int analyze_can_i_win(gr_query *q)
 {
     pool p;
     int rc = read_pool(q, &p) ? -1 : answer_pool(q, &p);
-    gr_mem_free(p.used);
+    gr_scratch_free(p.used);
     return rc;
 }
 
@@ -201,7 +201,7 @@ static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
 {
     pool p;
     if (read_pool(q, &p)) {
-        gr_mem_free(p.used);
+        gr_scratch_free(p.used);
         return -1;
     }
     uint64_t sum = 0;
@@ -226,7 +226,7 @@ static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
             break;
     }
     gr_free(after.used);
-    gr_mem_free(p.used);
+    gr_scratch_free(p.used);
     return (rc == 0 && q->err->code) ? -1 : rc; /* put ran out of memory */
 }
 

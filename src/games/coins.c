@@ -353,7 +353,7 @@ static int moves_coins(gr_query *q, gr_move_sink *sink)
     coins_pos p = { 0 };
     size_t which = 0;
     int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_list(q, &p, which, sink);
-    gr_mem_free(p.heads);
+    gr_scratch_free(p.heads);
     gr_free(p.sorted);
     return rc;
 }
@@ -422,7 +422,7 @@ static int analyze_coins(gr_query *q)
     coins_pos p = { 0 };
     size_t which = 0;
     int rc = read_rule(q, &which) || read_heads(q, &p) ? -1 : coins_answer(q, &p, which);
-    gr_mem_free(p.heads);
+    gr_scratch_free(p.heads);
     gr_free(p.sorted);
     return rc;
 }

@@ -48,11 +48,11 @@ static int read_edges_and_tokens(gr_query *q, graph_input *in)
         return -1;
     in->ids = gr_malloc((2 * in->nedges + in->ntokens + 1) * sizeof *in->ids);
     if (!in->ids) {
-        gr_mem_free(tokens);
+        gr_scratch_free(tokens);
         return gr_oom(q);
     }
     memcpy(in->ids + 2 * in->nedges, tokens, in->ntokens * sizeof *tokens);
-    gr_mem_free(tokens);
+    gr_scratch_free(tokens);
     size_t i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, edges) {

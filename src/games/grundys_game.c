@@ -133,7 +133,7 @@ static int solve_grundys_game(gr_query *q, gr_move_sink *sink)
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     int rc = solve_piles(q, piles, npiles, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 
@@ -156,7 +156,7 @@ static int moves_grundys_game(gr_query *q, gr_move_sink *sink)
     gr_heap_options o = { .count = grundys_count, .at = grundys_at };
     gr_heap_solver solver = { answer_piles, NULL };
     int rc = gr_heap_moves(q, piles, npiles, NULL, &o, &solver, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 

@@ -130,7 +130,7 @@ static int solve_nim(gr_query *q, gr_move_sink *sink)
     if (gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
     int rc = solve_piles(q, piles, n, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 
@@ -153,7 +153,7 @@ static int moves_nim(gr_query *q, gr_move_sink *sink)
     gr_heap_options o = { .count = nim_count, .at = nim_at };
     gr_heap_solver solver = { answer_piles, NULL };
     int rc = gr_heap_moves(q, piles, n, NULL, &o, &solver, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 

@@ -222,7 +222,7 @@ static int solve_octal(gr_query *q, gr_move_sink *sink)
     if (read_code(q, &code) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &npiles))
         return -1;
     int rc = solve_piles(q, &code, piles, npiles, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 
@@ -247,7 +247,7 @@ static int moves_octal(gr_query *q, gr_move_sink *sink)
     gr_heap_rules rules = { .splits = octal_splits(&code) };
     gr_heap_solver solver = { answer_piles, &code };
     int rc = gr_heap_moves(q, piles, npiles, &rules, &o, &solver, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 

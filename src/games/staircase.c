@@ -164,7 +164,7 @@ static int analyze_staircase(gr_query *q)
     if (gr_q_u64_list(q, "stairs", q->limits->max_items, true, &stairs, &n))
         return -1;
     int rc = answer_stairs(q, stairs, n);
-    gr_mem_free(stairs);
+    gr_scratch_free(stairs);
     return rc;
 }
 
@@ -221,7 +221,7 @@ static int moves_staircase(gr_query *q, gr_move_sink *sink)
         skip = 0;
     }
     gr_free(after.v);
-    gr_mem_free(stairs);
+    gr_scratch_free(stairs);
     return rc < 0 ? -1 : 0;
 }
 

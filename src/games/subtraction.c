@@ -219,8 +219,8 @@ static int solve_subtraction(gr_query *q, gr_move_sink *sink)
     int rc = -1;
     if (read_set(q, &moves, &nmoves, &piles, &npiles) == 0)
         rc = solve_piles(q, &(subtraction_ctx){ .moves = moves, .nmoves = nmoves }, piles, npiles, sink);
-    gr_mem_free(moves);
-    gr_mem_free(piles);
+    gr_scratch_free(moves);
+    gr_scratch_free(piles);
     return rc;
 }
 
@@ -248,8 +248,8 @@ static int moves_subtraction(gr_query *q, gr_move_sink *sink)
         gr_heap_solver solver = { answer_piles, &ctx };
         rc = gr_heap_moves(q, piles, npiles, NULL, &o, &solver, sink);
     }
-    gr_mem_free(moves);
-    gr_mem_free(piles);
+    gr_scratch_free(moves);
+    gr_scratch_free(piles);
     return rc;
 }
 

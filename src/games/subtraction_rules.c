@@ -263,7 +263,7 @@ int gr_solve_subtraction_rule(gr_query *q, const cJSON *moves, gr_move_sink *sin
     if (read_rule(q, moves, &rule) || gr_q_u64_list(q, "piles", q->limits->max_items, true, &piles, &n))
         return -1;
     int rc = solve_piles(q, rule, piles, n, sink);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }
 
@@ -291,6 +291,6 @@ int gr_subtraction_rule_moves(gr_query *q, const cJSON *moves, gr_move_sink *sin
         rc = gr_heap_moves(q, piles, n, NULL, &(gr_heap_options){ &set, rule_count, rule_at },
                            &(gr_heap_solver){ answer_piles, &rule }, sink);
     gr_rule_set_free(&set);
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return rc;
 }

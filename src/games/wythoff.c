@@ -58,7 +58,7 @@ static int read_piles(gr_query *q, uint64_t p[2])
         return -1;
     p[0] = piles[0];
     p[1] = n == 2 ? piles[1] : 0;
-    gr_mem_free(piles);
+    gr_scratch_free(piles);
     return n == 2 ? 0 : gr_fail(q->err, GR_E_INVALID_FIELD, "piles", "wythoff takes exactly two piles");
 }
 

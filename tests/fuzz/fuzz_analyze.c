@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "mem.h"
+#include "scratch.h"
 #include "moves.h"
 #include "seq_cache.h"
 
@@ -44,20 +44,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (r.status == 500)
         abort(); /* "internal": a winning move the analysis promised was not found */
-    bool scoped = gr_mem_begin();
+    bool scoped = gr_scratch_begin();
     gr_reply a;
     gr_api_analyze(&plain, (const char *)data, size, &a);
     if (a.status != r.status || a.len != r.len || memcmp(a.body, r.body, r.len) != 0)
         abort();
-    gr_mem_free(a.body);
+    gr_scratch_free(a.body);
     if (scoped)
-        gr_mem_end();
-    gr_mem_free(r.body);
+        gr_scratch_end();
+    gr_scratch_free(r.body);
     gr_api_moves(&svc, (const char *)data, size, NULL, &r);
     if (!r.body || r.len == 0 || r.body[0] != '{' || r.body[r.len - 1] != '}')
         abort();
     if (r.status != 200 && r.status != 400 && r.status != 413 && r.status != 422 && r.status != 503)
         abort();
-    gr_mem_free(r.body);
+    gr_scratch_free(r.body);
     return 0;
 }

@@ -208,7 +208,7 @@ static int pile_failure(gr_query *q, gr_status s, size_t i, const char *what)
  * error recorded. */
 static uint64_t *heap_values(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rules *r)
 {
-    uint64_t *values = gr_mem_alloc((n ? n : 1) * sizeof *values);
+    uint64_t *values = gr_scratch_alloc((n ? n : 1) * sizeof *values);
     if (!values) {
         gr_oom(q);
         return NULL;
@@ -217,7 +217,7 @@ static uint64_t *heap_values(gr_query *q, const uint64_t *piles, size_t n, const
         gr_status s = r->value(r->ctx, i, piles[i], &values[i]);
         if (s != GR_OK) {
             pile_failure(q, s, i, "the Grundy value of this pile");
-            gr_mem_free(values);
+            gr_scratch_free(values);
             return NULL;
         }
     }
@@ -327,7 +327,7 @@ int gr_heap_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_rule
     if (rc == 0)
         rc = q->compound == GR_DISJUNCTIVE ? disjunctive(q, piles, values, n, r)
                                            : selective(q, piles, values, n, r);
-    gr_mem_free(values);
+    gr_scratch_free(values);
     return rc;
 }
 

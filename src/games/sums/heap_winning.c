@@ -99,7 +99,7 @@ int gr_heap_winning(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_
 {
     if (q->compound != GR_DISJUNCTIVE)
         return 1;
-    uint64_t *values = gr_mem_alloc((n ? n : 1) * sizeof *values);
+    uint64_t *values = gr_scratch_alloc((n ? n : 1) * sizeof *values);
     if (!values)
         return gr_oom(q);
     winning_walk w = { .q = q, .piles = piles, .values = values, .n = n, .r = r };
@@ -121,6 +121,6 @@ int gr_heap_winning(gr_query *q, const uint64_t *piles, size_t n, const gr_heap_
         if (w.x)
             rc = walk(&w);
     }
-    gr_mem_free(values);
+    gr_scratch_free(values);
     return rc;
 }

@@ -10,7 +10,7 @@
 
 #include "errors.h"
 #include "json.h"
-#include "mem.h"
+#include "scratch.h"
 #include "heap_sum.h"
 #include "why.h"
 #include "grundy/alloc.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "batch.h"
-#include "mem.h"
+#include "scratch.h"
 #include "moves.h"
 #include "response.h"
 
@@ -75,7 +75,7 @@ static bool faulted(request *rq, gr_reply *r)
     gr_fail(&e, GR_E_OVERLOADED, "",
             "the table file changed under the service while this query read it (it is replaced by "
             "rename, never edited in place); the changed part is no longer used: retry");
-    gr_mem_free(r->body);
+    gr_scratch_free(r->body);
     gr_api_error_reply(&e, r);
     return true;
 }
@@ -177,7 +177,7 @@ enum MHD_Result compute_analyze(request *rq)
     const gr_service *svc = &rq->snap->svc;
     if (rq->len > INLINE_BODY_MAX)
         return offload(rq, analyze_job);
-    bool scoped = gr_mem_begin();
+    bool scoped = gr_scratch_begin();
     gr_reply r;
     gr_attempt a = { .steps = rq->st->cfg->inline_budget };
     bool done = gr_api_attempt(svc, rq->body ? rq->body : "", rq->len, &a, &r);
@@ -187,9 +187,9 @@ enum MHD_Result compute_analyze(request *rq)
     rq->game = r.game;
     rq->error = r.error;
     bool kept = done && response_keep(rq, &r);
-    gr_mem_free(r.body);
+    gr_scratch_free(r.body);
     if (scoped)
-        gr_mem_end();
+        gr_scratch_end();
     if (!done)
         return offload(rq, analyze_job);
     return kept ? response_send_kept(rq, r.status, r.len) : response_send(rq, &(gr_reply){ r.status, NULL, 0, NULL, NULL }, NULL);

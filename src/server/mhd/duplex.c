@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "mem.h"
+#include "scratch.h"
 #include "compute.h"
 #include "dispatch.h"
 #include "response.h"
@@ -41,7 +41,7 @@ static void duplex_expired(void *arg, uint64_t waited_ms)
     rq->status = r.status;
     rq->error = r.error;
     gr_stream_refuse_duplex(s, r.body ? r.body : gr_oom_error_json, r.body ? r.len : gr_oom_error_json_len);
-    gr_mem_free(r.body);
+    gr_scratch_free(r.body);
 }
 
 void http_start_duplex(request *rq, const char *version)

@@ -13,7 +13,7 @@
 
 #include "batch.h"
 #include "contract.h"
-#include "mem.h"
+#include "scratch.h"
 #include "stream_socket.h"
 
 #define RING_BYTES (256u * 1024u)
@@ -325,12 +325,12 @@ static bool stage_answer(gr_stream *s, const char *json, size_t len)
     if (s->int_form != GR_INTS_STRING)
         return stage_out(s, json, len);
     size_t n = gr_json_ints_quoted_len(json, len);
-    char *quoted = gr_mem_alloc(n ? n : 1);
+    char *quoted = gr_scratch_alloc(n ? n : 1);
     if (!quoted)
         return stage_out(s, gr_oom_error_json, gr_oom_error_json_len);
     gr_json_ints_quote(json, len, quoted);
     bool ok = stage_out(s, quoted, n);
-    gr_mem_free(quoted);
+    gr_scratch_free(quoted);
     return ok;
 }
 
@@ -375,15 +375,15 @@ static bool answer_line(gr_stream *s, gr_batch_run *run, gr_line_kind kind, cons
         return fast_ok;
     const gr_service *svc = &s->snap->svc;
     gr_reply r;
-    bool scoped = gr_mem_begin(); /* the line's scratch memory, released once written */
+    bool scoped = gr_scratch_begin(); /* the line's scratch memory, released once written */
     if (kind == GR_LINE_TOO_LONG)
         gr_batch_run_too_long(svc, run, &r);
     else
         gr_batch_run_line(svc, run, line, len, &r);
     bool ok = r.body ? stage_answer(s, r.body, r.len) : stage_out(s, gr_oom_error_json, gr_oom_error_json_len);
-    gr_mem_free(r.body);
+    gr_scratch_free(r.body);
     if (scoped)
-        gr_mem_end();
+        gr_scratch_end();
     ok = ok && stage_out(s, "\n", 1);
     return ok && (!stage_due(s) || flush_stage(s));
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "mem.h"
+#include "scratch.h"
 #include "grundy/alloc.h"
 
 #include <cjson/cJSON.h>
@@ -53,30 +53,30 @@ static void make_key(void)
 static bool in_arena(const void *p)
 {
     const char *c = p;
-    return local.base && c >= local.base && c < local.base + GR_MEM_ARENA_BYTES;
+    return local.base && c >= local.base && c < local.base + GR_SCRATCH_ARENA_BYTES;
 }
 
-bool gr_mem_begin(void)
+bool gr_scratch_begin(void)
 {
     if (local.active)
         return false;
     if (!local.base) {
         pthread_once(&arena_once, make_key);
-        local.base = malloc(GR_MEM_ARENA_BYTES);
+        local.base = malloc(GR_SCRATCH_ARENA_BYTES);
         if (!local.base)
             return false;
         (void)pthread_setspecific(arena_key, local.base);
     }
-    POISON(local.base, GR_MEM_ARENA_BYTES);
+    POISON(local.base, GR_SCRATCH_ARENA_BYTES);
     local.used = 0;
     local.active = true;
     return true;
 }
 
-void gr_mem_end(void)
+void gr_scratch_end(void)
 {
     if (local.base)
-        POISON(local.base, GR_MEM_ARENA_BYTES);
+        POISON(local.base, GR_SCRATCH_ARENA_BYTES);
     local.used = 0;
     local.active = false;
 }
@@ -88,10 +88,10 @@ static size_t block_size(const void *p)
     return n;
 }
 
-void *gr_mem_alloc(size_t n)
+void *gr_scratch_alloc(size_t n)
 {
     size_t need = HEADER + ((n + 15) & ~(size_t)15) + REDZONE;
-    if (!local.active || n > GR_MEM_ARENA_BYTES || need > GR_MEM_ARENA_BYTES - local.used)
+    if (!local.active || n > GR_SCRATCH_ARENA_BYTES || need > GR_SCRATCH_ARENA_BYTES - local.used)
         return gr_malloc(n ? n : 1);
     char *block = local.base + local.used;
     local.used += need;
@@ -101,16 +101,16 @@ void *gr_mem_alloc(size_t n)
     return block + HEADER;
 }
 
-void gr_mem_free(void *p)
+void gr_scratch_free(void *p)
 {
     if (!in_arena(p))
         gr_free(p);
 }
 
-void *gr_mem_realloc(void *p, size_t n)
+void *gr_scratch_realloc(void *p, size_t n)
 {
     if (!p)
-        return gr_mem_alloc(n);
+        return gr_scratch_alloc(n);
     if (!in_arena(p))
         return gr_realloc(p, n);
     UNPOISON((char *)p - HEADER, HEADER);
@@ -118,7 +118,7 @@ void *gr_mem_realloc(void *p, size_t n)
     POISON((char *)p - HEADER, HEADER);
     if (n <= old)
         return p;
-    void *q = gr_mem_alloc(n);
+    void *q = gr_scratch_alloc(n);
     if (q)
         memcpy(q, p, old);
     return q;
@@ -126,16 +126,16 @@ void *gr_mem_realloc(void *p, size_t n)
 
 static void *cjson_alloc(size_t n)
 {
-    return gr_mem_alloc(n);
+    return gr_scratch_alloc(n);
 }
 
 static void install_hooks(void)
 {
-    cJSON_Hooks hooks = { cjson_alloc, gr_mem_free };
+    cJSON_Hooks hooks = { cjson_alloc, gr_scratch_free };
     cJSON_InitHooks(&hooks);
 }
 
-void gr_mem_hook_cjson(void)
+void gr_scratch_hook_cjson(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_hooks);
