@@ -4,7 +4,7 @@
  * coins' values XOR to exactly that target).
  *
  * Every formula here is re-derived by brute force over all positions of a
- * short row in tests/test_coins.c. */
+ * short row in tests/engine/test_coins.c. */
 #include "grundy/coins.h"
 
 #include <stdbool.h>

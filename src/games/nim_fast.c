@@ -266,7 +266,7 @@ static char *write_move(char *p, const nim_body *b, size_t i, uint64_t to_value)
 /* The answer without "why" and "explanation" takes at most half of
  * GR_FAST_MAX_ANSWER; those two (a 64-bit column for each of at most
  * 12 piles, an explanation of at most 1023 characters) take well under
- * the other half, which tests/test_nim_fast.c checks on the widest
+ * the other half, which tests/games/test_nim_fast.c checks on the widest
  * positions. */
 _Static_assert(ANSWER_ROOM(GR_NIM_FAST_MAX_PILES) + 64 + GR_NIM_FAST_MAX_PILES * WINNING_ROOM
                    <= GR_FAST_MAX_ANSWER / 2,

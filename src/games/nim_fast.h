@@ -7,7 +7,7 @@
  * "explain": true or false, in any order, with JSON whitespace, no other
  * member, no string escapes. Its "winning_moves", "why" and "explanation"
  * are the general path's own (written as nim.c's account writes them). It writes the very bytes the general path (gr_api_analyze) writes for that
- * body, without parsing it into a tree; tests/test_nim_fast.c holds the two
+ * body, without parsing it into a tree; tests/games/test_nim_fast.c holds the two
  * to byte equality. Anything else is left to the general path. Nim spends no
  * compute budget on either path. It is nim's fast hook (contract.h). */
 #ifndef GRUNDY_GAMES_NIM_FAST_H

@@ -29,9 +29,10 @@ bin=$work/fuzz_http_head
 if ! nice clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 \
         -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DGRUNDY_TABLES_INSTALLED='"/nonexistent"' \
         -I"$build" -I"$build/src/server/mhd" -I"$src/include" -I"$src/src" -I"$src/src/engine" -I/usr/include/cjson \
+        -I"$src/src/core" -I"$src/src/games" -I"$src/src/games/sums" -I"$src/src/api" \
         $(for d in "$src"/src/server/*/; do printf -- '-I%s ' "$d"; done) \
-        "$src"/tests/fuzz/fuzz_http_head.c "$src"/src/server/*/*.c "$src"/src/api/*.c \
-        "$src"/src/api/games/*.c "$src"/src/api/sums/*.c "$src"/src/engine/*.c \
+        "$src"/tests/fuzz/fuzz_http_head.c "$src"/src/server/*/*.c "$src"/src/core/*.c \
+        "$src"/src/games/*.c "$src"/src/games/sums/*.c "$src"/src/api/*.c "$src"/src/engine/*.c \
         "$src"/src/tables/checksum.c "$src"/src/tables/tables.c "$src"/src/tables/locate.c "$src"/src/tables/guard.c \
         "$build"/src/server/mhd/openapi_yaml.c "$build"/src/server/mhd/gr_web_*.c \
         -lmicrohttpd -lcjson -lz -lpthread -lm -o "$bin" > "$work/build.log" 2>&1; then

@@ -216,7 +216,7 @@ static int misere_components(gr_query *q, const gr_mq *m, const uint64_t *piles,
  * GENUS_HEAP, within GENUS_STEPS of the query's budget: when every heap is
  * tame (hereditarily of a nim heap's genus) the heaps add like misere nim
  * heaps *g. Adds the sentence, and returns whether the argument applied
- * (it decides as the quotient does: tests/test_misere.c holds them to it). */
+ * (it decides as the quotient does: tests/engine/test_misere.c holds them to it). */
 #define GENUS_PILES 16u
 #define GENUS_HEAP 40u
 #define GENUS_STEPS (UINT64_C(1) << 20)
