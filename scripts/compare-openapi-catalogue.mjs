@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Holds openapi.yaml's request schemas to the game catalogue (GET /v1/games),
 // field by field; the catalogue is the authority, since the validator
-// (src/api/validate.c) enforces the same tables it publishes.
+// (src/games/validate.c) enforces the same tables it publishes.
 //
 // For every game of the catalogue, the per-game request schema that
 // AnalyzeRequest's discriminator maps it to must:
@@ -291,7 +291,7 @@ function fieldProblems(doc, where, schema, f) {
 }
 
 // convention and compound: the game's own list of choices.
-const ALIASES = { "misère": "misere" }; // accepted spellings (src/api/contract.c)
+const ALIASES = { "misère": "misere" }; // accepted spellings (src/core/contract.c)
 
 function commonProblems(doc, where, schema, common, choices) {
     const r = reduce(doc, schema);

@@ -53,7 +53,7 @@ def daemon_env():
     return {k: v for k, v in os.environ.items() if not k.startswith("GRUNDYD_") or k == "GRUNDYD_TABLES"}
 
 
-# ---- names and suggestions, as src/api/suggest.c computes them -------------
+# ---- names and suggestions, as src/core/suggest.c computes them -------------
 
 
 def distance(a, b):
