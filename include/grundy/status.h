@@ -17,7 +17,4 @@ typedef enum gr_status {
     GR_ERANGE = -6, /* a value does not fit the representation (e.g. a Grundy value >= 65535) */
 } gr_status;
 
-/* A short, stable, lower-case name for a status ("limit", "cycle", ...). */
-const char *gr_status_name(gr_status s);
-
 #endif

@@ -386,11 +386,6 @@ static int render(const char *body, size_t len, bool separate, FILE *out, FILE *
     return rc;
 }
 
-int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err)
-{
-    return render(body, len, false, out, err);
-}
-
 int gr_render_reply(int status, const char *body, size_t len, bool human, bool separate, FILE *out,
                     FILE *err)
 {

@@ -21,11 +21,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Writes the answer body[0 .. len) to out, or its error to err. Returns 0
- * for an answer, 1 for an error body, -1 when the body is not JSON of
- * either shape (a line on err says so). */
-int gr_render_answer(const char *body, size_t len, FILE *out, FILE *err);
-
 /* One reply as `grundy query` prints it: in words (human), else the body
  * and a newline on out. In words, `separate` puts a blank line before an
  * answer (not before an error, which goes to err), for a run of answers.
