@@ -13,6 +13,7 @@ struct gr_cache_entry {
     gr_cache_entry *next_in_bucket;
     gr_cache_entry *lru_prev, *lru_next; /* most recently used at the head */
     gr_seq seq;
+    gr_mq mq; /* a misere quotient's entry; seq is empty then */
     uint64_t hash;
     size_t bytes;
     unsigned refs;
@@ -55,6 +56,7 @@ gr_seq_cache *gr_seq_cache_new(size_t max_bytes)
 static void destroy(gr_cache_entry *e)
 {
     gr_seq_free(&e->seq);
+    gr_mq_free(&e->mq);
     gr_free(e);
 }
 
@@ -144,9 +146,13 @@ gr_cache_entry *gr_seq_cache_get(gr_seq_cache *c, const void *key, size_t len)
     return e;
 }
 
-gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, gr_seq *seq)
+/* Inserts `value` (a gr_seq or a gr_mq, moved in by `take`) under key, or
+ * returns the entry another thread inserted first (`drop` then frees it). */
+static gr_cache_entry *insert(gr_seq_cache *c, const void *key, size_t len, size_t value_bytes,
+                              void (*take)(gr_cache_entry *e, void *value), void (*drop)(void *value),
+                              void *value)
 {
-    size_t bytes = sizeof(gr_cache_entry) + len + seq->count * sizeof(uint16_t);
+    size_t bytes = sizeof(gr_cache_entry) + len + value_bytes;
     if (bytes > c->max_bytes)
         return NULL;
     gr_cache_entry *fresh = gr_malloc(sizeof *fresh + len);
@@ -159,12 +165,12 @@ gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, g
         e->refs++;
         pthread_mutex_unlock(&c->lock);
         gr_free(fresh);
-        gr_seq_free(seq);
+        drop(value);
         return e;
     }
-    *fresh = (gr_cache_entry){ .seq = *seq, .hash = h, .bytes = bytes, .refs = 1, .len = len };
+    *fresh = (gr_cache_entry){ .hash = h, .bytes = bytes, .refs = 1, .len = len };
+    take(fresh, value);
     memcpy(fresh->key, key, len);
-    memset(seq, 0, sizeof *seq);
     make_room(c, bytes);
     fresh->next_in_bucket = c->buckets[h % BUCKETS];
     c->buckets[h % BUCKETS] = fresh;
@@ -173,6 +179,44 @@ gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, g
     c->stats.entries++;
     pthread_mutex_unlock(&c->lock);
     return fresh;
+}
+
+static void take_seq(gr_cache_entry *e, void *value)
+{
+    e->seq = *(gr_seq *)value;
+    memset(value, 0, sizeof(gr_seq));
+}
+
+static void drop_seq(void *value)
+{
+    gr_seq_free(value);
+}
+
+gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, gr_seq *seq)
+{
+    return insert(c, key, len, seq->count * sizeof(uint16_t), take_seq, drop_seq, seq);
+}
+
+static void take_mq(gr_cache_entry *e, void *value)
+{
+    e->mq = *(gr_mq *)value;
+    memset(value, 0, sizeof(gr_mq));
+}
+
+static void drop_mq(void *value)
+{
+    gr_mq_free(value);
+}
+
+gr_cache_entry *gr_seq_cache_put_mq(gr_seq_cache *c, const void *key, size_t len, gr_mq *q)
+{
+    size_t order = q->order, bytes = order * order * sizeof *q->mul + order + (q->bound + 1) * sizeof *q->phi;
+    return insert(c, key, len, bytes, take_mq, drop_mq, q);
+}
+
+const gr_mq *gr_cache_entry_mq(const gr_cache_entry *e)
+{
+    return &e->mq;
 }
 
 const gr_seq *gr_cache_entry_seq(const gr_cache_entry *e)

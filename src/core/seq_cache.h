@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* A bounded, thread-safe cache of Grundy sequences computed on demand
- * (subtraction sets and octal games that the table file does not hold),
- * shared by all workers. Entries are reference-counted: a sequence handed
+/* A bounded, thread-safe cache of what is computed on demand and worth
+ * keeping: Grundy sequences (subtraction sets and octal games that the
+ * table file does not hold) and misere quotients, shared by all workers
+ * and held together to --cache-bytes. Entries are reference-counted: a sequence handed
  * out stays valid until released, even if it is evicted meanwhile. */
 #ifndef GRUNDY_API_SEQ_CACHE_H
 #define GRUNDY_API_SEQ_CACHE_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grundy/misere_quotient.h"
 #include "grundy/seq.h"
 
 typedef struct gr_seq_cache gr_seq_cache;
@@ -36,6 +38,12 @@ gr_cache_entry *gr_seq_cache_put(gr_seq_cache *c, const void *key, size_t len, g
 
 /* The sequence of an entry the caller holds a reference to. */
 const gr_seq *gr_cache_entry_seq(const gr_cache_entry *e);
+
+/* gr_seq_cache_put for a misere quotient (*q moves in, or is freed when
+ * another thread inserted the key first), and the quotient of an entry
+ * the caller holds a reference to. Keys of the two kinds must differ. */
+gr_cache_entry *gr_seq_cache_put_mq(gr_seq_cache *c, const void *key, size_t len, gr_mq *q);
+const gr_mq *gr_cache_entry_mq(const gr_cache_entry *e);
 
 /* Drops a reference. NULL is ignored. */
 void gr_seq_cache_release(gr_seq_cache *c, gr_cache_entry *e);

@@ -81,6 +81,47 @@ START_TEST(test_eviction)
 }
 END_TEST
 
+/* A misere quotient of `order` elements decided up to heap `bound`. */
+static gr_mq make_mq(uint32_t order, uint64_t bound)
+{
+    gr_mq q = { .order = order, .p_size = 1, .bound = bound };
+    q.mul = calloc((size_t)order * order, sizeof *q.mul);
+    q.in_p = calloc(order, 1);
+    q.phi = calloc(bound + 1, sizeof *q.phi);
+    ck_assert(q.mul && q.in_p && q.phi);
+    return q;
+}
+
+/* Quotients and sequences share one bound: a quotient is charged its
+ * table and pretending function, evicts sequences to fit, and is refused
+ * (left to its query) when it alone is larger than the cache. */
+START_TEST(test_quotients_share_the_bound)
+{
+    size_t quotient = 40 * 40 * 2 + 40 + 1001 * 2, cap = quotient + 2 * (1000 * 2 + 200);
+    gr_seq_cache *c = gr_seq_cache_new(cap);
+    gr_seq a = make_seq(1000, 1), b = make_seq(1000, 2);
+    gr_seq_cache_release(c, gr_seq_cache_put(c, "a", 1, &a));
+    gr_seq_cache_release(c, gr_seq_cache_put(c, "b", 1, &b));
+    gr_mq q = make_mq(40, 1000);
+    gr_cache_entry *e = gr_seq_cache_put_mq(c, "mq1", 3, &q);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_null(q.mul); /* moved into the cache */
+    ck_assert_uint_eq(gr_cache_entry_mq(e)->order, 40);
+    gr_seq_cache_release(c, e);
+    gr_cache_stats st;
+    gr_seq_cache_stats(c, &st);
+    ck_assert_uint_le(st.bytes, cap);
+    ck_assert_uint_ge(st.bytes, quotient);
+    ck_assert_uint_ge(st.evictions, 1); /* "a" made room */
+    ck_assert_ptr_null(gr_seq_cache_get(c, "a", 1));
+    gr_mq big = make_mq(200, 1000);
+    ck_assert_ptr_null(gr_seq_cache_put_mq(c, "mq2", 3, &big));
+    ck_assert_ptr_nonnull(big.mul); /* still the caller's */
+    gr_mq_free(&big);
+    gr_seq_cache_free(c);
+}
+END_TEST
+
 START_TEST(test_too_large_is_refused)
 {
     gr_seq_cache *c = gr_seq_cache_new(100);
@@ -140,6 +181,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_duplicate_put_keeps_first);
     tcase_add_test(tc, test_eviction);
     tcase_add_test(tc, test_too_large_is_refused);
+    tcase_add_test(tc, test_quotients_share_the_bound);
     tcase_add_test(tc, test_threads);
     suite_add_tcase(s, tc);
     return s;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Misere sums of heaps by misere quotients (misere_sum.h). */
 #include "misere_sum.h"
+#include "seq_cache.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,62 +20,47 @@
  * are covered only by a certified period. */
 #define MISERE_MIN_HEAP 200u
 #define MISERE_MAX_HEAP 1000u
-/* Quotients kept for the life of the process (each at most
- * GR_MQ_MAX_ORDER^2 * 2 bytes of table, 128 KiB, plus its pretending
- * function); once full, later ones serve their own query only. */
-#define MISERE_CACHE_SLOTS 64u
 /* Elements listed in an explanation before the list is elided. */
 #define MISERE_LISTED 8u
 
-/* ---- the process-wide cache: entries are immutable once published ---- */
+/* ---- kept in the service's cache (--cache-bytes), beside the sequences ---- */
 
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static gr_mq *cache[MISERE_CACHE_SLOTS];
-static size_t cache_used;
-
-static bool same_rules(const gr_mq_rules *a, const gr_mq_rules *b)
+/* The cache's key for a game's quotient: "mq", then the rules' fields. */
+static size_t quotient_key(const gr_mq_rules *r, unsigned char *key)
 {
-    if (a->kind != b->kind)
-        return false;
-    if (a->kind == GR_MQ_OCTAL)
-        return a->code.t == b->code.t && memcmp(a->code.digit, b->code.digit, sizeof a->code.digit) == 0;
-    if (a->kind == GR_MQ_SUBTRACTION)
-        return a->nsub == b->nsub && memcmp(a->sub, b->sub, a->nsub * sizeof a->sub[0]) == 0;
-    return true;
-}
-
-static const gr_mq *cache_find(const gr_mq_rules *r)
-{
-    const gr_mq *found = NULL;
-    pthread_mutex_lock(&cache_lock);
-    for (size_t i = 0; i < cache_used && !found; i++)
-        if (same_rules(&cache[i]->rules, r))
-            found = cache[i];
-    pthread_mutex_unlock(&cache_lock);
-    return found;
-}
-
-/* Publishes *q (ownership moves) unless the rules are kept already or the
- * cache is full; returns the kept quotient, or NULL (then *q stays the
- * caller's). */
-static const gr_mq *cache_offer(gr_mq *q)
-{
-    const gr_mq *kept = NULL;
-    pthread_mutex_lock(&cache_lock);
-    for (size_t i = 0; i < cache_used && !kept; i++)
-        if (same_rules(&cache[i]->rules, &q->rules) && cache[i]->bound >= q->bound)
-            kept = cache[i];
-    if (!kept && cache_used < MISERE_CACHE_SLOTS) {
-        gr_mq *copy = gr_malloc(sizeof *copy);
-        if (copy) {
-            *copy = *q;
-            memset(q, 0, sizeof *q);
-            cache[cache_used++] = copy;
-            kept = copy;
-        }
+    size_t n = 0;
+    memcpy(key, "mq", 2);
+    n += 2;
+    key[n++] = (unsigned char)r->kind;
+    if (r->kind == GR_MQ_OCTAL) {
+        memcpy(key + n, &r->code.t, sizeof r->code.t);
+        n += sizeof r->code.t;
+        memcpy(key + n, r->code.digit, sizeof r->code.digit);
+        n += sizeof r->code.digit;
+    } else if (r->kind == GR_MQ_SUBTRACTION) {
+        memcpy(key + n, r->sub, r->nsub * sizeof r->sub[0]);
+        n += r->nsub * sizeof r->sub[0];
     }
-    pthread_mutex_unlock(&cache_lock);
-    return kept;
+    return n;
+}
+
+#define QUOTIENT_KEY_MAX (3 + sizeof(gr_octal_code) + GR_MQ_MAX_SUB * sizeof(uint64_t))
+
+/* A quotient the cache holds for these rules, with a reference in *held. */
+static const gr_mq *cache_find(gr_query *q, const gr_mq_rules *r, gr_cache_entry **held)
+{
+    unsigned char key[QUOTIENT_KEY_MAX];
+    *held = q->cache ? gr_seq_cache_get(q->cache, key, quotient_key(r, key)) : NULL;
+    return *held ? gr_cache_entry_mq(*held) : NULL;
+}
+
+/* Moves *own into the cache (a reference in *held), or leaves it the
+ * query's when the cache cannot take it; the quotient to use. */
+static const gr_mq *cache_offer(gr_query *q, gr_mq *own, gr_cache_entry **held)
+{
+    unsigned char key[QUOTIENT_KEY_MAX];
+    *held = q->cache ? gr_seq_cache_put_mq(q->cache, key, quotient_key(&own->rules, key), own) : NULL;
+    return *held ? gr_cache_entry_mq(*held) : own;
 }
 
 static bool covers_all(const gr_mq *q, const uint64_t *piles, size_t n)
@@ -113,24 +98,20 @@ static const gr_mq *table_quotient(const gr_query *q, const gr_mq_rules *r, gr_m
 /* The quotient for the rules: the table file's (borrowed into *view), a
  * kept one, or one built now into *own. NULL only when memory runs out. */
 static const gr_mq *quotient_for(gr_query *q, const gr_mq_rules *r, const uint64_t *piles,
-                                 size_t n, gr_mq *own, gr_mq *view)
+                                 size_t n, gr_mq *own, gr_mq *view, gr_cache_entry **held)
 {
+    *held = NULL;
     const gr_mq *stored = table_quotient(q, r, view);
     if (stored)
         return stored;
-    const gr_mq *kept = cache_find(r);
+    const gr_mq *kept = cache_find(q, r, held);
     if (kept)
         return kept;
     uint64_t need = gr_max_u64(piles, n);
     need = need < MISERE_MIN_HEAP ? MISERE_MIN_HEAP : need > MISERE_MAX_HEAP ? MISERE_MAX_HEAP : need;
     if (gr_mq_build(r, need, &q->budget, own) != GR_OK)
         return NULL;
-    if (worth_keeping(own, &q->budget)) {
-        const gr_mq *published = cache_offer(own);
-        if (published)
-            return published;
-    }
-    return own;
+    return worth_keeping(own, &q->budget) ? cache_offer(q, own, held) : own;
 }
 
 /* ---- the answer ---- */
@@ -310,7 +291,8 @@ int gr_heap_misere_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_mq
                        const char *name)
 {
     gr_mq own = { 0 }, view;
-    const gr_mq *m = quotient_for(q, rules, piles, n, &own, &view);
+    gr_cache_entry *held;
+    const gr_mq *m = quotient_for(q, rules, piles, n, &own, &view, &held);
     int rc;
     if (!m)
         rc = gr_oom(q);
@@ -318,6 +300,8 @@ int gr_heap_misere_sum(gr_query *q, const uint64_t *piles, size_t n, const gr_mq
         rc = answer_by_quotient(q, m, piles, n, name);
     else
         rc = answer_directly(q, m, rules, piles, n, name);
+    if (held)
+        gr_seq_cache_release(q->cache, held);
     gr_mq_free(&own);
     return rc;
 }

@@ -235,7 +235,8 @@ static size_t options(gr_server_config *c, opt *o)
           "seconds between checks of the table file's section checksums (SIGHUP checks too); a section "
           "that changed is no longer used; 0: on SIGHUP only; default 60" },
         { "cache-bytes", "GRUNDYD_CACHE_BYTES", 'U', &c->cache_bytes, 0, UINT64_C(1) << 40,
-          "bytes of computed sequences kept for reuse; default 67108864, or 1/8 of cgroup memory.max if less" },
+          "bytes of computed sequences and misere quotients kept for reuse; default 67108864, or 1/8 of "
+          "cgroup memory.max if less" },
         { "query-memory", "GRUNDYD_QUERY_MEMORY", 'U', &l->query_memory, 0, UINT64_C(1) << 48,
           "bytes of memory one query may hold at once; past them it is a 422 memory_limit; 0: no limit; "
           "default 268435456, or 1/8 of cgroup memory.max if less, at most --query-memory-total" },
