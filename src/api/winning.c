@@ -9,13 +9,29 @@
 typedef struct kept {
     struct gr_winning *w;
     const gr_buf *answered; /* the answer's own move, which "others" leaves out */
+    bool answered_seen;     /* left out once: a graph's twin edges are two moves */
     size_t listed;
     bool all_known;
 } kept;
 
-static bool is_answered(const kept *k, const char *move, size_t len)
+/* The length of a move's facts: the object up to its "text", which the
+ * answer's move may end with a reason the listing leaves out. */
+static size_t facts_len(const char *move, size_t len)
 {
-    return k->answered->len == len && memcmp(k->answered->data, move, len) == 0;
+    for (size_t i = 0; i + 8 <= len; i++)
+        if (memcmp(move + i, ",\"text\":", 8) == 0)
+            return i;
+    return len;
+}
+
+/* Whether move is the answer's own (the first time it is met). */
+static bool is_answered(kept *k, const char *move, size_t len)
+{
+    if (k->answered_seen || !k->answered->len)
+        return false;
+    size_t a = facts_len(k->answered->data, k->answered->len), m = facts_len(move, len);
+    k->answered_seen = a == m && memcmp(k->answered->data, move, a) == 0;
+    return k->answered_seen;
 }
 
 static void keep_entry(kept *k, const char *move, size_t len)

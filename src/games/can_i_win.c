@@ -212,7 +212,7 @@ static int moves_can_i_win(gr_query *q, gr_move_sink *sink)
     pool after = p;
     after.used = gr_malloc((p.nused + 1) * sizeof *after.used);
     int rc = after.used ? 0 : gr_oom(q);
-    if (rc == 0)
+    if (rc == 0 && p.nused) /* no numbers used: p.used may be NULL */
         memcpy(after.used, p.used, p.nused * sizeof *p.used);
     after.nused = p.nused + 1;
     for (unsigned pick = 1; sink->total && pick <= p.max && rc == 0; pick++) {

@@ -101,6 +101,8 @@ HUMAN_QUERIES = [
     {"game": "grid", "rows": 4, "cols": 5, "steps": [[0, 1], [0, -1], [1, 0]], "tokens": [[0, 0], [2, 3]]},
     {"game": "nim", "piles": [3, 5, 2], "compound": "selective_proper"},
     {"game": "nim", "piles": list(range(1, 21))},
+    {"game": "nim", "piles": list(range(1, 71))},
+    {"game": "nim", "piles": [3, 4, 7, 7]},
     {"game": "grundys_game", "piles": [7, 13, 20]},
     {"game": "coins", "rule": "ruler", "heads": [3, 5, 6]},
     {"game": "staircase", "stairs": [0, 3, 2, 5]},
@@ -154,41 +156,77 @@ def check_human(query, answer, text):
 
 def nim_sum_rows(step):
     """The rows of the nim-sum table `grundy query` prints for a nim_sum step
-    (none when it is wider than 32 bits), whitespace collapsed."""
-    if step["width"] > 32:
+    (none when it is wider than 32 bits), whitespace collapsed: from its
+    binary strings (the first 16), the count of ones per column when every
+    component is listed and every count is a digit, and the nim-sum."""
+    total = step["nim_sum_binary"]
+    if len(total) > 32:
         return []
-    rows = ["%s %d %s %d" % (step["name"], i, b, v)
-            for i, (b, v) in enumerate(zip(step["binary"][:16], step["values"]))]
-    if step["components"] > 16:
-        rows.append("... and %d more" % (step["components"] - 16))
-    if all(c["ones"] <= 9 for c in step["columns"]):
-        rows.append("ones " + "".join(str(c["ones"]) for c in step["columns"]))
-    rows.append("nim-sum %s %d" % (step["nim_sum_binary"], step["nim_sum"]))
+    n = step.get("components", len(step["binary"]))
+    shown = step["binary"][:16]
+    rows = ["%s %d %s %d" % (step["name"], i, b, int(b, 2)) for i, b in enumerate(shown)]
+    if n > len(shown):
+        rows.append("... and %d more" % (n - len(shown)))
+    ones = [sum(b[k] == "1" for b in shown) for k in range(len(total))]
+    if n == len(shown) and all(c <= 9 for c in ones):
+        rows.append("ones " + "".join(str(c) for c in ones))
+    rows.append("nim-sum %s %d" % (total, int(total, 2)))
     return rows
 
 
+def wrapped(label, text, width=79):
+    """The lines `grundy query` writes for text under a label: words filled
+    greedily to `width` columns, continuation lines indented to the label
+    column (src/cli/render.c's put_wrapped)."""
+    lines, line, col = [], label.ljust(LABEL_WIDTH), LABEL_WIDTH
+    for word in text.split():
+        if col > LABEL_WIDTH and col + 1 + len(word) > width:
+            lines.append(line)
+            line, col = " " * LABEL_WIDTH, LABEL_WIDTH
+        elif col > LABEL_WIDTH:
+            line, col = line + " ", col + 1
+        line, col = line + word, col + len(word)
+    return lines + [line]
+
+
+def has_block(lines, block):
+    return any(lines[i:i + len(block)] == block for i in range(len(lines) - len(block) + 1))
+
+
 def check_why_words(answer, f, text):
-    """Each step from its own line under Why:, the nim-sum as a table of
-    binary columns, and every listed winning move."""
+    """The explanation wrapped under Why: (the last lines), the nim-sum as a
+    table of binary columns from the step's strings (its decimals their
+    values, the nim-sum the answer's Grundy value), and the winning moves
+    besides the one above, each on its own lines, after their count."""
     p = []
     steps = answer["why"]["steps"]
-    lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("Why:")]
-    for s in steps:
-        first = s["text"].split(" ")[0]
-        if starts and not any(line[15:].startswith(first) for line in lines[starts[0]:]):
-            p.append("step %r does not start a line" % s["step"])
-    for s in steps:
-        if s["step"] == "nim_sum":
-            rows = nim_sum_rows(s)
-            if rows and " ".join(f.get("Nim-sum", "").split()) != " ".join(rows):
-                p.append("Nim-sum table %r, want rows %r" % (f.get("Nim-sum"), rows))
+    lines = text.rstrip("\n").split("\n")
+    why = wrapped("Why:", answer["explanation"])
+    if lines[-len(why):] != why:
+        p.append("Why: lines %r, want the explanation wrapped %r" % (lines[-len(why):], why))
+    sums = [s for s in steps if s["step"] == "nim_sum"]
+    rows = nim_sum_rows(sums[0]) if sums else []
+    if rows and " ".join(f.get("Nim-sum", "").split()) != " ".join(rows):
+        p.append("Nim-sum table %r, want rows %r" % (f.get("Nim-sum"), rows))
+    if not rows and "Nim-sum" in f:
+        p.append("a Nim-sum table %r without a nim_sum step to draw it from" % f["Nim-sum"])
+    if sums and isinstance(answer.get("grundy"), int) and int(sums[0]["nim_sum_binary"], 2) != answer["grundy"]:
+        p.append("nim_sum_binary %r is not the Grundy value %d" % (sums[0]["nim_sum_binary"], answer["grundy"]))
     w = answer["winning_moves"]
-    if w["moves"] or w["total"] is None:
-        got = f.get("Winning moves", "")
-        total = "not counted" if w["total"] is None else str(w["total"])
-        if not got.startswith(total + " in all") or any(m["move"]["text"] not in got for m in w["moves"]):
-            p.append("Winning moves %r, want %s in all and %r" % (got, total, [m["move"]["text"] for m in w["moves"]]))
+    others = w["others"]
+    if w["total"] is not None and w["total"] <= 1 and not others:
+        if "Winning moves" in f:
+            p.append("Winning moves %r, though no move wins besides the one above" % f["Winning moves"])
+        return p
+    head = ("not counted" if w["total"] is None else str(w["total"])) + " in all"
+    if others:
+        every = w["total"] is not None and w["total"] <= len(others) + 1
+        head += "; besides the move above" + (":" if every else ", the first of them:")
+    block = wrapped("Winning moves:", head)
+    for t in [m["text"] for m in others] + ([w["note"]] if "note" in w else []):
+        block += wrapped("", t)
+    if not has_block(lines, block):
+        p.append("Winning moves %r, want the lines %r" % (f.get("Winning moves"), block))
     return p
 
 
@@ -243,8 +281,18 @@ def t_json_when_piped(grundy):
     table = ("Nim-sum:       pile 0   011  3\n               pile 1   100  4\n               pile 2   101  5\n"
              "               ones     212\n               nim-sum  010  2\n")
     tty = tty.decode("utf-8", "replace").replace("\r\n", "\n")
-    if rc != 0 or table not in tty or "Winning moves: 1 in all\n               Take 2 from pile 0" not in tty:
-        p.append("on a terminal, nim (3, 4, 5) lacks the nim-sum table or the winning moves: %r" % tty)
+    # its one winning move is the move above: no Winning moves line
+    if rc != 0 or table not in tty or "Winning move:  Take 2 from pile 0 (3 -> 1).\n" not in tty \
+            or "Winning moves" in tty or "\nWhy:           Nim: a pile's Grundy value is its size." not in tty:
+        p.append("on a terminal, nim (3, 4, 5) lacks the nim-sum table or the move, or lists the move twice: %r"
+                 % tty)
+    rc, tty, _ = run_pty([grundy, "query", json.dumps({"game": "nim", "piles": [3, 4, 7, 7]})], timeout=20)
+    listed = ("Winning move:  Take 1 from pile 1 (4 -> 3).\nThen:          piles [3,3,7,7]\n"
+              "Winning moves: 3 in all; besides the move above:\n               Take 7 from pile 2 (7 -> 0).\n"
+              "               Take 7 from pile 3 (7 -> 0).\nNim-sum:       pile 0   011  3\n")
+    tty = tty.decode("utf-8", "replace").replace("\r\n", "\n")
+    if rc != 0 or listed not in tty:
+        p.append("on a terminal, nim (3, 4, 7, 7) does not list the two other winning moves: %r" % tty)
     return p
 
 

@@ -9,14 +9,17 @@ Usage: test_why_games.py path/to/grundyd
 
 For each game's catalogue example and many small positions (exhaustive or
 seeded random):
-- "explanation" is exactly the steps' texts joined by single spaces;
-- winning_moves: total and the moves listed (in canonical order) equal the
-  brute-force set: the moves after which the opponent loses, or, for the
-  stone rows (whose moves score), the moves whose value equals the
-  position's; every listed move is replayed by brute force;
+- the steps hold facts only (no "text") and "explanation" is there;
+- winning_moves: total, and the answer's move with the others listed (in
+  canonical order, the answer's move not repeated, each as POST /v1/moves
+  writes it, its position after found there), equal the brute-force set:
+  the moves after which the opponent loses, or, for the stone rows (whose
+  moves score), the moves whose value equals the position's; every move
+  named is replayed by brute force;
 - the facts of the steps equal their brute-force twins: the Wythoff pair
   and target, the Zeckendorf terms, the divisor parity, the tokens' Grundy
-  values, nim-sum and columns, the mex over the listed options, the loopy
+  values in the nim-sum's binary strings, its XOR and the target, the mex
+  over the listed options, the loopy
   tokens' lone outcomes, every score move's value, and the principal
   variation replayed ply by ply (each ply optimal, its value the position's).
 Prints TAP; Python 3 stdlib only."""
@@ -116,24 +119,117 @@ def move_next(query, move):
 # ---- checks ------------------------------------------------------------------
 
 def check_text(q, a):
-    texts = [s["text"] for s in a["why"]["steps"]]
-    if a["explanation"] != " ".join(texts):
-        return ["%s: explanation is not the steps' texts joined:\n  %r\n  %r"
-                % (show(q), a["explanation"], " ".join(texts))]
-    return []
+    """Steps hold facts only; the prose is the explanation's."""
+    steps = a["why"]["steps"]
+    problems = []
+    texty = [st for st in steps if "text" in st]
+    if texty:
+        problems.append("%s: steps still carry text: %r" % (show(q), texty[:2]))
+    if any(st["step"] == "rule" and st != {"step": "rule"} for st in steps):
+        problems.append("%s: a rule step holds more than its name: %r" % (show(q), steps))
+    e = a.get("explanation")
+    if not isinstance(e, str) or not e.strip() or not e.endswith("."):
+        problems.append("%s: explanation empty or cut short: %r" % (show(q), e))
+    return problems
+
+
+def move_key(m):
+    """A move object's facts, its words aside."""
+    return json.dumps({k: v for k, v in m.items() if k != "text"}, sort_keys=True)
+
+
+def named_moves(q, a):
+    """The winning (stone rows: optimal) moves the answer names: its own
+    move when there is one to name, then the others; with problems in the
+    shape of winning_moves ({total, others[, note]}, at most CAP - 1 others,
+    each a move object with its text, no next, not the answer's move)."""
+    w = a["winning_moves"]
+    problems = []
+    if not isinstance(w, dict) or set(w) - {"total", "others", "note"} or "total" not in w \
+            or not isinstance(w.get("others"), list):
+        return [], ["%s: winning_moves %r is not {total, others[, note]}" % (show(q), w)]
+    others = w["others"]
+    if len(others) > CAP - 1:
+        problems.append("%s: %d others, more than %d" % (show(q), len(others), CAP - 1))
+    for m in others:
+        if not isinstance(m, dict) or "next" in m or "move" in m or not isinstance(m.get("text"), str):
+            return [], problems + ["%s: winning_moves entry %r is not a move object" % (show(q), m)]
+    own = a.get("move")
+    named = [own] if own is not None and w["total"] != 0 and (a["winner"] == "first" or q["game"] in SCORING) else []
+    if w["total"] is not None and len(named + others) != min(w["total"], CAP if named else CAP - 1):
+        problems.append("%s: winning_moves total %d, but the answer's move %r and %d others named%s"
+                        % (show(q), w["total"], own, len(others),
+                           ": the others repeat it" if named and move_key(own) in map(move_key, others) else ""))
+    return named + others, problems
+
+
+def moves_entries(q, wanted, pages=40):
+    """POST /v1/moves' entry of each move in `wanted` (matched by its facts;
+    None where not found), paging until all are found."""
+    found, cursor = {}, None
+    need = {move_key(m) for m in wanted}
+    for _ in range(pages if wanted else 0):
+        body = dict(q, limit=10000)
+        if cursor is not None:
+            body["cursor"] = cursor
+        r = CLIENT.request("POST", "/v1/moves", body)
+        if r.status != 200 or r.json is None:
+            raise RuntimeError("%s: moves: HTTP %d %r" % (show(q), r.status, r.raw[:300]))
+        for e in r.json["moves"]:
+            found.setdefault(move_key(e["move"]), e)
+        cursor = r.json["cursor"]
+        if cursor is None or need <= set(found):
+            break
+    return [found.get(move_key(m)) for m in wanted]
+
+
+def named_nexts(q, a, apply=None):
+    """(named moves, the position after each, problems): the answer's move
+    leads to its next, every other to the next of its entry in POST
+    /v1/moves, which writes it exactly as listed; with `apply`, each
+    position is the move applied instead (positions too large to page)."""
+    named, problems = named_moves(q, a)
+    entries = [None] * len(named) if apply else moves_entries(q, named)
+    nexts = []
+    for m, e in zip(named, entries):
+        nxt = apply(q, m) if apply else e["next"] if e else None
+        if not apply and e is None:
+            problems.append("%s: named move %r is not a legal move of POST /v1/moves" % (show(q), m))
+        elif m is a.get("move"):
+            if nxt != a.get("next"):
+                problems.append("%s: the answer's next %r, its move leads to %r" % (show(q), a.get("next"), nxt))
+        elif not apply and e["move"] != m:
+            problems.append("%s: named move %r, POST /v1/moves writes %r" % (show(q), m, e["move"]))
+        nexts.append(nxt)
+    return named, nexts, problems
+
+
+def besides(want, own):
+    """want less one move to own (two moves may lead to one position)."""
+    rest = list(want)
+    if own in rest:
+        rest.remove(own)
+    return rest
 
 
 def check_winning(q, a):
     want = brute_winning(q)
     w = a["winning_moves"]
-    got = [m["next"] for m in w["moves"]]
-    problems = []
+    named, got, problems = named_nexts(q, a)
     if w["total"] != len(want):
         problems.append("%s: winning_moves.total %r, brute force %d" % (show(q), w["total"], len(want)))
-    trimmed = [{k: n[k] for k in want[0]} for n in got] if want else got
-    if trimmed != want[:CAP]:
-        problems.append("%s: winning moves %r, brute force %r" % (show(q), got, want[:CAP]))
+    trimmed = [{k: n[k] for k in want[0]} if n else n for n in got] if want else got
+    own = trimmed[0] if named and named[0] is a.get("move") else None
+    if own is not None and own not in want:
+        problems.append("%s: the answer's move %r (to %r) is not one of brute force's %r"
+                        % (show(q), a.get("move"), own, want[:CAP]))
+    rest = besides(want, own)[:CAP - 1]
+    if trimmed[1 if own is not None else 0:] != rest:
+        problems.append("%s: winning moves %r besides the answer's %r, brute force %r"
+                        % (show(q), got, own, rest))
     for n in got:  # replay
+        if n is None:
+            continue
         if q["game"] in SCORING:
             if move_value(q, n) != score_value(q):
                 problems.append("%s: listed move to %s is not optimal" % (show(q), show(n)))
@@ -192,12 +288,30 @@ def check_tokens_dag(q, a):
         x ^= c
     problems = []
     (ns,) = steps_of(a, "nim_sum")
-    if ns["values"] != comps or ns["nim_sum"] != x:
-        problems.append("%s: nim_sum %r %r, brute force %r %r" % (show(q), ns["values"], ns["nim_sum"], comps, x))
-    for col in ns["columns"]:
-        ones = sum((c >> col["bit"]) & 1 for c in comps)
-        if col["ones"] != ones or col["parity"] != ones % 2:
-            problems.append("%s: column %r, %d ones" % (show(q), col, ones))
+    width = max(1, max(comps + [x]).bit_length())
+    want = {"step": "nim_sum", "name": "token", "binary": [format(c, "0%db" % width) for c in comps],
+            "nim_sum_binary": format(x, "0%db" % width)}
+    if ns != want:
+        problems.append("%s: nim_sum %r, brute force %r" % (show(q), ns, want))
+    else:  # the strings read back: the values, one width, nim_sum_binary their XOR
+        got = [int(b, 2) for b in ns["binary"]]
+        folded = 0
+        for v in got:
+            folded ^= v
+        if got != comps or folded != int(ns["nim_sum_binary"], 2) or \
+                {len(b) for b in ns["binary"] + [ns["nim_sum_binary"]]} != {width}:
+            problems.append("%s: nim_sum %r does not read back as %r" % (show(q), ns, comps))
+    targets = steps_of(a, "target")
+    if len(targets) != (1 if x else 0):
+        problems.append("%s: %d target steps for nim-sum %d" % (show(q), len(targets), x))
+    elif x:
+        i = next(i for i, c in enumerate(comps) if c ^ x < c)
+        want_t = {"step": "target", "component": i, "high_bit": x.bit_length() - 1, "to": comps[i] ^ x}
+        if targets[0] != want_t:
+            problems.append("%s: target %r, brute force %r" % (show(q), targets[0], want_t))
+        elif (comps[i] >> want_t["high_bit"]) & 1 != 1 or any((c >> want_t["high_bit"]) & 1 for c in comps[:i]):
+            problems.append("%s: token %d is not the first holding bit %d of %r"
+                            % (show(q), i, want_t["high_bit"], comps))
     for m in steps_of(a, "node_mex"):
         u = node_key(m["node"])
         opts = [o["grundy"] for o in m["options"]]
@@ -293,19 +407,45 @@ def check_wythoff_large(rng):
         q = {"game": "wythoff", "piles": [rng.randint(600, 3000), rng.randint(600, 3000)]}
         x, y = q["piles"]
         want = [n for n in brute.legal_next(q) if brute.wythoff_is_p(*n["piles"])]
-        w = ask(q)["winning_moves"]
-        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want:
-            problems.append("%s: winning_moves %r, brute force %r" % (show(q), w, want))
+        a = ask(q)
+        problems += winning_as(q, a, want, named_nexts(q, a))
     for n, lim in ((3000, 2999), (2584 + 987 + 13 + 3, 500), (2584 + 89 + 8 + 1, 2000)):
         q = {"game": "fibonacci", "n": n, "limit": lim}
         want = [m for m in brute.legal_next(q) if m["n"] == 0 or brute.zeckendorf(m["n"])[-1] > m["limit"]]
-        w = ask(q)["winning_moves"]
-        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want[:CAP]:
-            problems.append("%s: winning_moves %r, brute force %r" % (show(q), w, want))
+        a = ask(q)
+        problems += winning_as(q, a, want, named_nexts(q, a))
     q = {"game": "wythoff", "piles": [10**18, 3 * 10**17]}
-    w = ask(q)["winning_moves"]
-    if w["total"] is None or w["total"] < 1 or not all(brute.wythoff_is_p(*m["next"]["piles"]) for m in w["moves"]):
-        problems.append("%s: winning_moves %r" % (show(q), w))
+    a = ask(q)
+    w = a["winning_moves"]
+    named, nexts, more = named_nexts(q, a, wythoff_apply)
+    problems += more
+    if w["total"] is None or w["total"] < 1 or len(named) != min(w["total"], CAP) \
+            or not all(n and brute.wythoff_is_p(*n["piles"]) for n in nexts):
+        problems.append("%s: winning_moves %r with the move %r: leaves %r" % (show(q), w, a["move"], nexts))
+    return problems
+
+
+def wythoff_apply(q, m):
+    """The position after a Wythoff move {take: [a, b]} (a legal one: from
+    one pile, or the same from both), else None."""
+    (x, y), t = q["piles"], m.get("take")
+    if not (isinstance(t, list) and len(t) == 2 and 0 <= t[0] <= x and 0 <= t[1] <= y and t != [0, 0]
+            and (0 in t or t[0] == t[1])):
+        return None
+    return {"piles": [x - t[0], y - t[1]]}
+
+
+def winning_as(q, a, want, named):
+    """The named moves (the answer's, then the others) lead to exactly the
+    positions `want` (canonical order), the answer's one of them and the
+    others the rest, up to CAP - 1; the total is len(want)."""
+    moves, nexts, problems = named
+    w = a["winning_moves"]
+    own = nexts[0] if moves and moves[0] is a.get("move") else None
+    if w["total"] != len(want) or (own is not None and own not in want) or (want and own is None) \
+            or nexts[1 if own is not None else 0:] != besides(want, own)[:CAP - 1]:
+        problems.append("%s: winning_moves %r, the move %r to %r, brute force %r"
+                        % (show(q), w, a.get("move"), own, want[:CAP]))
     return problems
 
 
@@ -329,9 +469,10 @@ def check_graph_large(rng):
                     want.append({"tokens": q["tokens"][:i] + [v] + q["tokens"][i + 1:]})
         a = ask(q)
         w = a["winning_moves"]
-        if w["total"] != len(want) or [m["next"] for m in w["moves"]] != want[:CAP]:
-            problems.append("graph of %d edges, tokens %r: winning_moves total %r (%r), brute force %d"
-                            % (len(edges), q["tokens"], w["total"], w.get("note"), len(want)))
+        if winning_as(q, a, want, named_nexts(q, a)):
+            problems.append("graph of %d edges, tokens %r: winning_moves total %r (%r), %d others, the move %r;"
+                            " brute force %d" % (len(edges), q["tokens"], w["total"], w.get("note"),
+                                                  len(w.get("others") or []), a.get("move"), len(want)))
         problems += check_text(q, a)
     return problems
 
@@ -437,7 +578,7 @@ def main():
         CLIENT = Client(d.port, timeout=60)
         globals()["CLIENT"] = CLIENT
         rng = random.Random(15)
-        TAP.run("every catalogue example: explanation = step texts, winning moves and facts by brute force",
+        TAP.run("every catalogue example: steps hold facts, winning moves and facts by brute force",
                 check_examples)
         TAP.run("wythoff, fibonacci, divisor: pairs, Zeckendorf terms, parity, winning sets replayed",
                 check_all, impartial_positions())

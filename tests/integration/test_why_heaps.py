@@ -7,20 +7,27 @@ Usage: test_why_heaps.py path/to/grundyd
 
 For many random small positions of nim, subtraction, octal, Grundy's game,
 staircase and coins (and nim's misere play and selective compounds):
-- "explanation" is exactly the steps' texts joined by single spaces;
-- the nim_sum step's values are the brute-force component values, its binary
-  column counts and parities and its total are recomputed here;
+- the steps hold facts only (no "text"), "explanation" is the prose and
+  names the nim-sum (and the target's value) recomputed here;
+- the nim_sum step's binary strings are the brute-force component values,
+  all of one width (the bit length of the largest value and the nim-sum),
+  and nim_sum_binary is their XOR;
 - the target step names the first component holding the nim-sum's highest
-  bit and the value it moves to;
-- the mex step's options are the brute-force options of that heap with
-  their brute-force values (all of them, or one per value below the heap's),
-  and their mex is the heap's value;
-- "winning_moves" equals the set of moves (from POST /v1/moves) after which
-  the brute-force outcome is a loss for the opponent, with the exact total.
-Then every game's catalogue example: the explanation is the steps' texts
-and every winning move listed replays to a loss for the opponent. Huge
-heaps: the period step reduces the heap as brute force's period does, and
-Nim's winning moves are counted without listing the options. Prints TAP."""
+  bit, that bit and the value it moves to;
+- the mex step of a heap of at most 16 options lists them all, the
+  brute-force options with their brute-force values, and their mex is the
+  heap's value; of a larger heap it lists none ("move"); either way the
+  answer's move is an option of that heap of the target's value;
+- "winning_moves": the answer's move and the others listed (in canonical
+  order, the answer's move not repeated, each rendered as POST /v1/moves
+  renders it) are the set of moves after which the brute-force outcome is
+  a loss for the opponent, with the exact total.
+Then every game's catalogue example: the steps hold facts, the explanation
+is there, and every winning move named (the answer's, then the others,
+each's position found in POST /v1/moves) replays to a loss for the
+opponent. Huge heaps: the period step reduces the heap as brute force's
+period does, and Nim's winning moves are counted without listing the
+options. Prints TAP."""
 
 import json
 import math
@@ -84,11 +91,49 @@ def steps_of(ans, kind):
 
 
 def check_text(ck, q, ans):
-    texts = [s["text"] for s in ans["why"]["steps"]]
-    if ans["explanation"] != " ".join(texts):
-        ck.fail(q, "explanation is not the steps' texts: %r vs %r" % (ans["explanation"], texts))
-    if not texts:
+    """Steps hold facts only; the prose is the explanation's."""
+    steps = ans["why"]["steps"]
+    if not steps:
         ck.fail(q, "no steps")
+    texty = [s for s in steps if "text" in s]
+    if texty:
+        ck.fail(q, "steps still carry text: %r" % (texty[:2],))
+    rules = [s for s in steps if s["step"] == "rule" and s != {"step": "rule"}]
+    if rules:
+        ck.fail(q, "a rule step holds more than its name: %r" % (rules,))
+    e = ans.get("explanation")
+    if not isinstance(e, str) or not e.strip() or not e.endswith("."):
+        ck.fail(q, "explanation empty or cut short: %r" % (e,))
+
+
+def move_key(m):
+    """A move object's facts, its words aside."""
+    return json.dumps({k: v for k, v in m.items() if k != "text"}, sort_keys=True)
+
+
+def check_winning_shape(ck, q, ans):
+    """winning_moves is {total, others[, note]}: at most 15 others, each a
+    move object with its text and no next."""
+    w = ans["winning_moves"]
+    if not set(w) <= {"total", "others", "note"} or "total" not in w or not isinstance(w.get("others"), list):
+        ck.fail(q, "winning_moves %r is not {total, others[, note]}" % (w,))
+        return False
+    if len(w["others"]) > 15:
+        ck.fail(q, "winning_moves lists %d others, more than 15" % len(w["others"]))
+    for m in w["others"]:
+        if not isinstance(m, dict) or "next" in m or "move" in m or not isinstance(m.get("text"), str) \
+                or not m["text"]:
+            ck.fail(q, "winning_moves entry %r is not a move object with its text" % (m,))
+            return False
+    return True
+
+
+def named_winning(ans):
+    """The winning moves an answer names: its own move, when it is a winning
+    one (the player to move wins and some move does), then the others."""
+    w = ans["winning_moves"]
+    own = [ans["move"]] if ans.get("move") is not None and ans["winner"] == "first" and w["total"] != 0 else []
+    return own + w["others"]
 
 
 def xor_all(values):
@@ -98,30 +143,52 @@ def xor_all(values):
     return x
 
 
-def check_nim_sum(ck, q, step, values):
-    x = 0
-    for v in values:
-        x ^= v
+def check_nim_sum(ck, q, step, values, name="pile", ans=None):
+    """binary[i] is values[i] (the first 64), all of one width (the bit
+    length of the largest value and the nim-sum, at least 1);
+    nim_sum_binary is their XOR; "components" only past 64 values. With
+    the answer, its explanation names the nim-sum and whether it is 0."""
+    x = xor_all(values)
     width = max(1, max(values + [x]).bit_length())
     listed = values[:64]
-    want = {"components": len(values), "listed": len(listed), "width": width, "values": listed,
-            "binary": [format(v, "0%db" % width) for v in listed],
-            "columns": [{"bit": b, "ones": sum((v >> b) & 1 for v in values),
-                         "parity": sum((v >> b) & 1 for v in values) % 2} for b in range(width - 1, -1, -1)],
-            "nim_sum": x, "nim_sum_binary": format(x, "0%db" % width)}
-    for k, v in want.items():
-        if step.get(k) != v:
-            ck.fail(q, "nim_sum step %s = %r, brute force %r" % (k, step.get(k), v))
+    want = {"step": "nim_sum", "name": name, "binary": [format(v, "0%db" % width) for v in listed],
+            "nim_sum_binary": format(x, "0%db" % width)}
+    if len(values) > 64:
+        want["components"] = len(values)
+    for k in sorted(set(want) | set(step)):
+        if step.get(k) != want.get(k):
+            ck.fail(q, "nim_sum step %s = %r, brute force %r" % (k, step.get(k), want.get(k)))
+    binary, total = step.get("binary"), step.get("nim_sum_binary")
+    if isinstance(binary, list) and isinstance(total, str):
+        try:
+            got = [int(b, 2) for b in binary]
+            widths = {len(b) for b in binary + [total]}
+            folded = xor_all(got) if len(values) <= 64 else int(total, 2)
+            if got != listed or widths != {width} or int(total, 2) != x or folded != x:
+                ck.fail(q, "nim_sum step binary %r / %r: values %r, widths %r; brute force %r, nim-sum %d"
+                        % (binary[:8], total, got[:8], sorted(widths), listed[:8], x))
+        except (TypeError, ValueError):
+            ck.fail(q, "nim_sum step binary %r / %r are not binary strings" % (binary[:8], total))
+    if ans is not None:
+        said = " %d: %s" % (x, "non-zero" if x else "zero")
+        if said not in ans["explanation"] and (values or "the nim-sum is 0" not in ans["explanation"]):
+            ck.fail(q, "explanation does not say the nim-sum (%r): %r" % (said, ans["explanation"]))
     return x
 
 
-def check_target(ck, q, step, values, x):
+def check_target(ck, q, step, values, x, ans=None):
     i = next(i for i, v in enumerate(values) if v ^ x < v)
-    want = {"component": i, "from": values[i], "to": values[i] ^ x, "nim_sum": x,
-            "high_bit": x.bit_length() - 1}
-    for k, v in want.items():
-        if step.get(k) != v:
-            ck.fail(q, "target step %s = %r, brute force %r" % (k, step.get(k), v))
+    want = {"step": "target", "component": i, "high_bit": x.bit_length() - 1, "to": values[i] ^ x}
+    for k in sorted(set(want) | set(step)):
+        if step.get(k) != want.get(k):
+            ck.fail(q, "target step %s = %r, brute force %r" % (k, step.get(k), want.get(k)))
+    if (values[i] >> want["high_bit"]) & 1 != 1 or any((v >> want["high_bit"]) & 1 for v in values[:i]):
+        ck.fail(q, "component %d is not the first holding bit %d of %r" % (i, want["high_bit"], values))
+    if ans is not None:
+        said = "holds its highest bit (bit %d), so its value XOR the nim-sum, %d, is smaller" \
+            % (want["high_bit"], want["to"])
+        if said not in ans["explanation"]:
+            ck.fail(q, "explanation does not name the target (%r): %r" % (said, ans["explanation"]))
     return i
 
 
@@ -132,28 +199,45 @@ def parts_value(parts, value_of):
     return x
 
 
-def check_mex(ck, q, step, n, options_fn, value_of):
-    """The listed options against the brute-force options of heap n."""
+def move_heaps(move):
+    """The heaps a heap move leaves of its heap: the split, or what is left."""
+    if "split" in move:
+        return tuple(sorted(move["split"]))
+    return (move["to"],) if move.get("to") else ()
+
+
+def check_mex(ck, q, step, i, n, options_fn, value_of, to, move):
+    """The mex step of heap i (size n) against its brute-force options: all
+    listed, with their values and mex, when at most 16; none past that. The
+    answer's move is an option of that heap of value `to` either way."""
     brute_opts = [(n - sum(t), tuple(sorted(t))) for t in options_fn(n)]
     grundy = brute.mex(parts_value(t, value_of) for _, t in brute_opts)
-    listed = [(o["take"], tuple(sorted(o["heaps"]))) for o in step["options"]]
-    for o in step["options"]:
-        want = 0
-        for h in o["heaps"]:
-            want ^= value_of((h,))
-        if o["grundy"] != want:
-            ck.fail(q, "mex step: option %r has value %d, brute force %d" % (o, o["grundy"], want))
-    if step["grundy"] != grundy or step["mex"] != grundy or step["size"] != n:
-        ck.fail(q, "mex step %r, brute-force value %d" % (step, grundy))
-    if step["options_total"] is not None and step["options_total"] != len(brute_opts):
-        ck.fail(q, "mex step options_total %r, brute force %d" % (step["options_total"], len(brute_opts)))
-    if step["listed"] == "all":
-        if sorted(listed) != sorted(brute_opts):
-            ck.fail(q, "mex step options %r, brute force %r" % (listed, brute_opts))
-    elif [o["grundy"] for o in step["options"]] != list(range(min(grundy, 16))):
-        ck.fail(q, "mex step witnesses %r are not one of each value below %d" % (step["options"], grundy))
-    elif not set(listed) <= set(brute_opts):
-        ck.fail(q, "mex step witnesses %r are not options of %d" % (listed, n))
+    allowed = {"step", "component", "options_total", "listed"}
+    if step.get("component") != i:
+        ck.fail(q, "the mex step is of pile %r, the target of %d" % (step.get("component"), i))
+    if step.get("options_total") is not None and step.get("options_total") != len(brute_opts):
+        ck.fail(q, "mex step options_total %r, brute force %d" % (step.get("options_total"), len(brute_opts)))
+    if len(brute_opts) <= 16:
+        allowed |= {"options", "mex"}
+        if step.get("listed") != "all" or not isinstance(step.get("options"), list):
+            ck.fail(q, "mex step of a heap of %d options: %r, want all listed" % (len(brute_opts), step))
+        else:
+            listed = [(o["take"], tuple(sorted(o["heaps"]))) for o in step["options"]]
+            for o in step["options"]:
+                want = parts_value(o["heaps"], value_of)
+                if o["grundy"] != want or set(o) != {"take", "heaps", "grundy"}:
+                    ck.fail(q, "mex step: option %r, brute-force value %d" % (o, want))
+            if sorted(listed) != sorted(brute_opts):
+                ck.fail(q, "mex step options %r, brute force %r" % (listed, brute_opts))
+            if step.get("mex") != grundy or brute.mex(o["grundy"] for o in step["options"]) != grundy:
+                ck.fail(q, "mex step %r, brute-force value %d" % (step, grundy))
+    elif step.get("listed") != "move":
+        ck.fail(q, "mex step of a heap of %d options: %r, want listed \"move\"" % (len(brute_opts), step))
+    if set(step) != allowed:
+        ck.fail(q, "mex step members %r, want %r" % (sorted(step), sorted(allowed)))
+    if not isinstance(move, dict) or move.get("pile") != i or move.get("from") != n \
+            or (move.get("take"), move_heaps(move)) not in brute_opts or parts_value(move_heaps(move), value_of) != to:
+        ck.fail(q, "the answer's move %r is not an option of pile %d (%d) of value %d" % (move, i, n, to))
 
 
 def loses(q, nxt, compound_values=None):
@@ -168,19 +252,29 @@ def loses(q, nxt, compound_values=None):
 
 
 def check_winning(ck, q, ans, compound_values=None):
+    """The answer's move and the others are the brute-force winning moves
+    (POST /v1/moves' entries after which the opponent loses): the answer's
+    move one of them with its next, the others the rest in canonical order,
+    rendered as /v1/moves renders them, up to 15."""
+    if not check_winning_shape(ck, q, ans):
+        return
     moves = ck.all_moves(q)
     if moves is None:
         return
-    want = [m["next"] for m in moves if loses(q, m["next"], compound_values)]
+    want = [m for m in moves if loses(q, m["next"], compound_values)]
     got = ans["winning_moves"]
     if got["total"] != len(want):
         ck.fail(q, "winning_moves total %r, brute force %d" % (got["total"], len(want)))
-    if [key(m["next"]) for m in got["moves"]] != [key(n) for n in want[:16]]:
-        ck.fail(q, "winning moves %r, brute force %r" % ([m["next"] for m in got["moves"]], want[:16]))
-    legal = {key(m["next"]): m["move"] for m in moves}
-    for m in got["moves"]:
-        if legal.get(key(m["next"])) != m["move"]:
-            ck.fail(q, "winning move %r is not rendered as /v1/moves renders it" % (m,))
+    own = ans.get("move")
+    if want:
+        mine = [m for m in want if isinstance(own, dict) and move_key(m["move"]) == move_key(own)]
+        if not mine:
+            ck.fail(q, "the answer's move %r is not a brute-force winning move %r" % (own, [m["move"] for m in want]))
+        elif mine[0]["next"] != ans.get("next"):
+            ck.fail(q, "the answer's next %r, /v1/moves gives %r for its move" % (ans.get("next"), mine[0]["next"]))
+    rest = [m["move"] for m in want if not (isinstance(own, dict) and move_key(m["move"]) == move_key(own))]
+    if got["others"] != rest[:15]:
+        ck.fail(q, "winning_moves others %r, brute force (as /v1/moves renders them) %r" % (got["others"], rest[:15]))
 
 
 def check_heap_position(ck, q, options_fn, value_of):
@@ -195,15 +289,13 @@ def check_heap_position(ck, q, options_fn, value_of):
     if len(sums) != 1:
         ck.fail(q, "want one nim_sum step, got %d" % len(sums))
         return
-    x = check_nim_sum(ck, q, sums[0], values)
+    x = check_nim_sum(ck, q, sums[0], values, "pile", ans)
     targets, mexes = steps_of(ans, "target"), steps_of(ans, "mex")
     if (len(targets), len(mexes)) != ((1, 1) if x else (0, 0)):
         ck.fail(q, "target/mex steps %d/%d for nim-sum %d" % (len(targets), len(mexes), x))
     elif x:
-        i = check_target(ck, q, targets[0], values, x)
-        if mexes[0]["component"] != i:
-            ck.fail(q, "the mex step is of pile %d, the target of %d" % (mexes[0]["component"], i))
-        check_mex(ck, q, mexes[0], piles[i], options_fn, value_of)
+        i = check_target(ck, q, targets[0], values, x, ans)
+        check_mex(ck, q, mexes[0], i, piles[i], options_fn, value_of, values[i] ^ x, ans.get("move"))
     check_winning(ck, q, ans)
 
 
@@ -259,7 +351,7 @@ def t_staircase_coins(ck):
         st = steps_of(ans, "staircase")
         if len(st) != 1 or st[0]["odd_stairs"] != list(range(1, len(q["stairs"]), 2)) or st[0]["coins"] != odd:
             ck.fail(q, "staircase step %r" % (st,))
-        x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], odd)
+        x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], odd, "odd stair", ans)
         if x != brute.staircase_grundy(q["stairs"]):
             ck.fail(q, "odd-stair nim-sum %d, brute force %d" % (x, brute.staircase_grundy(q["stairs"])))
         check_winning(ck, q, ans)
@@ -273,9 +365,11 @@ def t_staircase_coins(ck):
             ck.checked += 1
             check_text(ck, q, ans)
             values = [brute.coins_grundy(rule, [h]) for h in heads]
-            x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], values)
-            if x:
-                check_target(ck, q, steps_of(ans, "target")[0], values, x)
+            x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], values, "head", ans)
+            if len(steps_of(ans, "target")) != (1 if x else 0):
+                ck.fail(q, "%d target steps for nim-sum %d" % (len(steps_of(ans, "target")), x))
+            elif x:
+                check_target(ck, q, steps_of(ans, "target")[0], values, x, ans)
             check_winning(ck, q, ans)
     ck.report("staircase (odd stairs as nim) and coins (heads as heaps): steps and winning_moves")
 
@@ -324,15 +418,63 @@ def t_misere_compounds(ck):
         want = math.prod(q["piles"]) - math.prod(p - 1 for p in q["piles"]) if win else 0
         if ans["winning_moves"]["total"] != want:
             ck.fail(q, "conjunctive winning_moves %r, want %d" % (ans["winning_moves"], want))
+        if check_winning_shape(ck, q, ans) and len(ans["winning_moves"]["others"]) != min(max(want - 1, 0), 15):
+            ck.fail(q, "conjunctive winning_moves %r: %d others of %d winning moves"
+                    % (ans["winning_moves"], len(ans["winning_moves"]["others"]), want))
     ck.report("misere nim and the selective and conjunctive compounds: their steps and winning_moves")
 
 
+def moves_nexts(ck, q, wanted, pages=50):
+    """The next of each move in `wanted` (by its facts), from POST /v1/moves'
+    entries for q: pages until all are found (winning moves come first);
+    None for one not found. The text of each must be /v1/moves'."""
+    found, cursor = {}, None
+    need = {move_key(m) for m in wanted}
+    for _ in range(pages):
+        body = dict(q, limit=1000)
+        if cursor is not None:
+            body["cursor"] = cursor
+        r = ck.c.request("POST", "/v1/moves", body)
+        if r.status != 200:
+            ck.fail(q, "moves: %d %s" % (r.status, r.raw[:200]))
+            break
+        for e in r.json["moves"]:
+            found.setdefault(move_key(e["move"]), e)
+        cursor = r.json["cursor"]
+        if cursor is None or need <= set(found):
+            break
+    return [found.get(move_key(m)) for m in wanted]
+
+
 def replays(ck, q, ans, small=True):
-    """Every winning move listed leads to a loss for the opponent: by brute
-    force where it answers the game (small positions), else by the
-    service."""
-    for m in ans.get("winning_moves", {}).get("moves", []):
-        merged = brute.merge(q, m["next"])
+    """Every winning move named (the answer's, then the others) leads to a
+    loss for the opponent: by brute force where it answers the game (small
+    positions), else by the service. The answer's move leads to its next;
+    each other's next is that of its entry in POST /v1/moves."""
+    if not check_winning_shape(ck, q, ans):
+        return
+    named = named_winning(ans)
+    others = named[1:] if named and named[0] is ans.get("move") else named
+    total = ans["winning_moves"]["total"]
+    if total is not None and len(named) != min(total, 16 if len(others) != len(named) else 15):
+        ck.fail(q, "winning_moves total %d, but the answer's move %r and %d others named%s"
+                % (total, ans.get("move"), len(others), ": the others repeat it"
+                   if ans.get("move") and move_key(ans["move"]) in map(move_key, others) else ""))
+    if len(others) != len(named) and ans.get("next") is None:
+        named = others  # the answer's next omitted (too large): nothing to replay of it
+    entries = dict(zip(map(id, others), moves_nexts(ck, q, others))) if others else {}
+    for m in named:
+        if m is ans.get("move"):
+            nxt = ans["next"]
+        else:
+            e = entries.get(id(m))
+            if e is None:
+                ck.fail(q, "winning move %r is not a legal move of POST /v1/moves" % (m,))
+                continue
+            if e["move"] != m:
+                ck.fail(q, "winning move %r is not rendered as /v1/moves renders it: %r" % (m, e["move"]))
+            nxt = e["next"]
+        merged = brute.merge(q, nxt)
         try:
             if q.get("compound", "disjunctive") != "disjunctive" or not small:
                 raise ValueError("compound")
@@ -360,7 +502,7 @@ def t_examples(ck):
         if q["game"] in EXPLAINED or ans["why"]["steps"]:
             check_text(ck, q, ans)
         replays(ck, q, ans)
-    ck.report("every catalogue example: explanation is the steps' texts, winning moves replay")
+    ck.report("every catalogue example: steps hold facts, explanation given, winning moves replay")
 
 
 def t_large(ck):
@@ -382,13 +524,26 @@ def t_large(ck):
                 if e["reduced"] != red or e["grundy"] != g[red] or e["size"] < st[0]["bound"]:
                     ck.fail(q, "period step pile %r, brute force reduced %d value %d" % (e, red, g[red]))
         values = [brute.periodic_value(g, s, p, n) for n in q["piles"]]
-        x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], values)
+        x = check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], values, "pile", ans)
         want = sum(1 for v in values if v ^ x < v)  # one option of each smaller value per heap
         if ans["winning_moves"]["total"] is None or ans["winning_moves"]["total"] < want:
             ck.fail(q, "winning_moves %r, at least %d" % (ans["winning_moves"], want))
-        for m in ans["winning_moves"]["moves"]:  # the position after it, by brute force's period
-            after = [brute.periodic_value(g, s, p, n) for n in m["next"]["piles"]]
-            if any(n > 10 ** 18 for n in m["next"]["piles"]) or xor_all(after) != 0:
+        named = named_winning(ans) if check_winning_shape(ck, q, ans) else []
+        if len(named) != min(ans["winning_moves"]["total"] or 0, 16):
+            ck.fail(q, "winning_moves %r names %d moves" % (ans["winning_moves"], len(named)))
+        legal = {move_key(e["move"]): e for e in ck.all_moves(q) or []}
+        for m in named:  # the position after it (POST /v1/moves'), by brute force's period
+            e = legal.get(move_key(m))
+            piles = list(q["piles"])
+            if e is None or not 0 <= m.get("pile", -1) < len(piles) or m.get("from") != piles[m["pile"]] \
+                    or m.get("take") not in moves or m["from"] - m["take"] != m.get("to"):
+                ck.fail(q, "winning move %r is not a legal move (of POST /v1/moves)" % (m,))
+                continue
+            piles[m["pile"]] = m["to"]
+            if e["next"] != {"piles": piles} or (m is ans["move"] and ans["next"] != e["next"]):
+                ck.fail(q, "winning move %r: next %r, the answer's %r, want %r" % (m, e["next"], ans["next"], piles))
+            after = [brute.periodic_value(g, s, p, n) for n in piles]
+            if any(n > 10 ** 18 for n in piles) or xor_all(after) != 0:
                 ck.fail(q, "winning move %r leaves values %r" % (m, after))
     # A heap of an octal game that splits has ~n options: the count is left
     # unknown at once (not after the whole budget), and said so.
@@ -414,21 +569,36 @@ def t_large(ck):
         x = 0
         for v in piles:
             x ^= v
-        check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], piles)
-        want = [dict(piles=piles[:i] + [v ^ x] + piles[i + 1:]) for i, v in enumerate(piles) if v ^ x < v]
+        check_nim_sum(ck, q, steps_of(ans, "nim_sum")[0], piles, "pile", ans)
+        want = [{"pile": i, "take": v - (v ^ x), "from": v, "to": v ^ x,
+                 "text": "Take %d from pile %d (%d -> %d)." % (v - (v ^ x), i, v, v ^ x)}
+                for i, v in enumerate(piles) if v ^ x < v]
         got = ans["winning_moves"]
-        if got["total"] != len(want) or [m["next"] for m in got["moves"]] != want:
-            ck.fail(q, "winning_moves %r, want %r" % (got, want))
+        if not check_winning_shape(ck, q, ans):
+            continue
+        if got["total"] != len(want) or (want and ans["move"] not in want) \
+                or got["others"] != [m for m in want if m != ans["move"]]:
+            ck.fail(q, "winning_moves %r with the move %r, want %r" % (got, ans["move"], want))
+        for m in named_winning(ans):  # the position after it: the move applied
+            nxt = {"piles": piles[:m["pile"]] + [m["to"]] + piles[m["pile"] + 1:]}
+            if m is ans["move"] and ans["next"] != nxt or xor_all(nxt["piles"]) != 0:
+                ck.fail(q, "winning move %r leaves %r (the answer's next %r)" % (m, nxt, ans["next"]))
         if x:
+            i = check_target(ck, q, steps_of(ans, "target")[0], piles, x, ans)
             mex = steps_of(ans, "mex")[0]
-            if mex["listed"] != "witnesses" or [o["grundy"] for o in mex["options"]] != list(range(16)):
-                ck.fail(q, "mex step of a huge heap %r" % (mex,))
+            if piles[i] <= 16:
+                check_mex(ck, q, mex, i, piles[i], brute.nim_heap_options, lambda t: sum(t) if t else 0,
+                          piles[i] ^ x, ans["move"])
+            elif mex != {"step": "mex", "component": i, "options_total": piles[i], "listed": "move"} \
+                    or ans["move"] != want[[m["pile"] for m in want].index(i)]:
+                ck.fail(q, "mex step of a huge heap %r, the move %r (target pile %d)" % (mex, ans["move"], i))
     ck.report("huge heaps: period reduction as brute force, Nim's winning moves counted exactly")
 
 
 def t_long_texts(ck):
     """The longest accounts (many huge piles, long sets, periods): the
-    explanation stays exactly the steps' texts, never cut short."""
+    explanation is whole (ends its last sentence), never cut short, and
+    the steps hold facts only."""
     for _ in range(40):
         big = [RNG.randint(10 ** 17, 10 ** 18) for _ in range(RNG.randint(1, 40))]
         for q in ({"game": "nim", "piles": [RNG.randint(2 ** 62, 2 ** 63 - 1) for _ in range(RNG.randint(1, 40))]},
@@ -445,7 +615,7 @@ def t_long_texts(ck):
                 check_text(ck, q, ans)
                 if len(ans["explanation"]) > 960:
                     ck.fail(q, "the explanation is %d characters, near the 1023 it holds" % len(ans["explanation"]))
-    ck.report("long accounts: the explanation is the steps' texts, with room to spare")
+    ck.report("long accounts: the explanation is whole, with room to spare")
 
 
 def t_slim(ck):
