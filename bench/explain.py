@@ -5,8 +5,10 @@
 # The queries are drawn from a fixed seed, so every run reads the same
 # lines: 200,000 three-pile Nim positions with piles up to 10^18, and
 # 20,000 of each heap game and of graph and grid sums. Prints, per set, the
-# median wall time of ROUNDS runs of each form, their ratio, and the bytes
-# per answer; exits 1 when the Nim set's explained form takes more than
+# median wall time of ROUNDS runs of each form with the answers discarded
+# (/dev/null: the service's work), their ratio, the ratio again with the
+# answers written to a file (which adds the cost of the bytes), and the
+# bytes per answer; exits 1 when the Nim set's explained form takes more than
 # twice the slim one or averages more than 1,536 bytes an answer (the
 # targets of the explanations' issue).
 #
@@ -67,11 +69,13 @@ def write_lines(path, queries, slim):
             f.write(json.dumps(dict(q, explain=False) if slim else q, separators=(",", ":")) + "\n")
 
 
-def run(path):
+def run(path, sink):
+    """Seconds for `grundy batch -` over path, its answers written to sink
+    (exit 1 when a line is an error: counted from the answers)."""
     with open(path, "rb") as f:
         start = time.perf_counter()
-        out = subprocess.run([grundy, "batch", "-"], stdin=f, stdout=subprocess.PIPE).stdout  # exit 1 when a line is an error: counted below
-        return time.perf_counter() - start, out
+        subprocess.run([grundy, "batch", "-"], stdin=f, stdout=sink)
+        return time.perf_counter() - start
 
 
 def median(v):
@@ -82,7 +86,8 @@ def main():
     if not os.access(grundy, os.X_OK):
         sys.exit("explain.py: no %s; build first (scripts/run.sh builds build-release)" % grundy)
     failed = False
-    print("%-24s %8s %10s %10s %7s %10s %10s" % ("set", "queries", "slim s", "explain s", "ratio", "slim B", "explain B"))
+    print("%-24s %8s %10s %10s %7s %7s %10s %10s" % ("set", "queries", "slim s", "explain s", "ratio", "file",
+                                                     "slim B", "explain B"))
     with tempfile.TemporaryDirectory() as tmp:
         for name, make, count in SETS:
             r = random.Random(2026)
@@ -90,17 +95,26 @@ def main():
             slim_path, full_path = os.path.join(tmp, "slim"), os.path.join(tmp, "full")
             write_lines(slim_path, queries, True)
             write_lines(full_path, queries, False)
-            slim_t, full_t = [], []
+            slim_t, full_t, slim_f, full_f = [], [], [], []
+            out_path = os.path.join(tmp, "out")
+            with open(os.devnull, "wb") as null:
+                for _ in range(rounds):
+                    slim_t.append(run(slim_path, null))
+                    full_t.append(run(full_path, null))
             for _ in range(rounds):
-                t, slim_out = run(slim_path)
-                slim_t.append(t)
-                t, full_out = run(full_path)
-                full_t.append(t)
+                with open(out_path, "wb") as sink:
+                    slim_f.append(run(slim_path, sink))
+                slim_out = open(out_path, "rb").read()
+                with open(out_path, "wb") as sink:
+                    full_f.append(run(full_path, sink))
+                full_out = open(out_path, "rb").read()
             errors = full_out.count(b'"error"')
             ratio = median(full_t) / median(slim_t)
+            file_ratio = median(full_f) / median(slim_f)
             slim_b, full_b = len(slim_out) / count, len(full_out) / count
-            print("%-24s %8d %10.3f %10.3f %7.2f %10.0f %10.0f%s" % (name, count, median(slim_t), median(full_t), ratio,
-                                                                  slim_b, full_b, "  (%d errors)" % errors if errors else ""))
+            print("%-24s %8d %10.3f %10.3f %7.2f %7.2f %10.0f %10.0f%s" % (
+                name, count, median(slim_t), median(full_t), ratio, file_ratio, slim_b, full_b,
+                "  (%d errors)" % errors if errors else ""))
             if make is nim and (ratio > 2.0 or full_b > 1536):
                 failed = True
     if failed:

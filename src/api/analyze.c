@@ -68,7 +68,7 @@ static void answer_node(const gr_service *svc, const gr_json_doc *doc, const cJS
     bool own = gr_mem_open(&mem, svc->limits.query_memory);
     int rc = gr_query_answer(&q, &game);
     if (rc == 0 && !q.slim)
-        gr_winning_moves(svc, &q, game, budget->left - q.budget.left);
+        gr_winning_moves(&q, game, budget->left - q.budget.left);
     *budget = q.budget;
     if (rc != 0)
         gr_explain_stop(&svc->limits, budget, batch, err);

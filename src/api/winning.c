@@ -99,7 +99,7 @@ static bool hooked(gr_query *lq, const gr_game *game, kept *k)
     return true;
 }
 
-void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent)
+void gr_winning_moves(gr_query *q, const gr_game *game, uint64_t spent)
 {
     struct gr_winning *w = &q->ans.winning;
     memset(w, 0, sizeof *w);

@@ -31,7 +31,7 @@
  * has one, else the scan above. Spends q's budget within the allowance
  * above; never fails the answer (memory or budget running out leave the
  * total unknown, with a note). */
-void gr_winning_moves(const gr_service *svc, gr_query *q, const gr_game *game, uint64_t spent);
+void gr_winning_moves(gr_query *q, const gr_game *game, uint64_t spent);
 
 /* ,"winning_moves":{...} as the contract above writes it. */
 void gr_winning_render(gr_buf *b, const struct gr_winning *w);
