@@ -23,7 +23,7 @@ enum { EXIT_MISUSE = 2 };
 /* Long options' ids: past every character, so none is mistaken for a short option. */
 enum {
     OPT_TABLES = 256, OPT_URL, OPT_TIMEOUT, OPT_JSON, OPT_HUMAN, OPT_QUIET, OPT_PROGRESS,
-    OPT_GRUNDYS, OPT_OCTAL, OPT_WYTHOFF, OPT_DIVISOR,
+    OPT_GRUNDYS, OPT_OCTAL, OPT_WYTHOFF, OPT_DIVISOR, OPT_RULES,
 };
 
 #define HELP_OPTIONS { "help", no_argument, NULL, 'h' }
@@ -258,6 +258,13 @@ static int build_option(gr_build_options *o, int ch, const char *value)
     case OPT_GRUNDYS: return parse_count("--grundys-values", value, 2, UINT64_C(1) << 32, &o->grundys_values);
     case OPT_OCTAL: return parse_count("--octal-values", value, 64, UINT64_C(1) << 24, &o->octal_values);
     case OPT_WYTHOFF: return parse_count("--wythoff", value, 1, 8192, &o->wythoff_size);
+    case OPT_RULES: {
+        uint64_t n;
+        if (parse_count("--rule-values", value, 64, UINT64_C(1) << 24, &n))
+            return EXIT_MISUSE;
+        gr_build_options_cap_rules(o, n);
+        return 0;
+    }
     default: return parse_count("--divisor", value, 1, UINT64_C(1) << 31, &o->divisor_max);
     }
 }
@@ -269,6 +276,7 @@ static int cmd_tables_build(int argc, char **argv)
         { "octal-values", required_argument, NULL, OPT_OCTAL },
         { "wythoff", required_argument, NULL, OPT_WYTHOFF },
         { "divisor", required_argument, NULL, OPT_DIVISOR },
+        { "rule-values", required_argument, NULL, OPT_RULES },
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "progress", no_argument, NULL, OPT_PROGRESS },
         HELP_OPTIONS, END_OPTIONS,

@@ -386,6 +386,14 @@ void gr_build_options_default(gr_build_options *o)
     o->progress_live = false;
 }
 
+void gr_build_options_cap_rules(gr_build_options *o, uint64_t n)
+{
+    for (size_t r = 0; r < 3; r++) {
+        o->rule_grundy[r] = o->rule_grundy[r] < n ? o->rule_grundy[r] : n;
+        o->rule_outcome[r] = o->rule_outcome[r] < n ? o->rule_outcome[r] : n;
+    }
+}
+
 /* Fails before minutes of computing when the file could not be written. */
 static int check_writable(const char *path, char *why, size_t n)
 {

@@ -382,7 +382,10 @@ def t_version(grundy, grundyd, meson_version):
     return p
 
 
-SMALL_BUILD = ["--grundys-values", "300000", "--octal-values", "256", "--wythoff", "64", "--divisor", "1000"]
+# A build of a few seconds that still shows every part's progress; the
+# rule-defined sets' parts alone take seconds at their default sizes.
+SMALL_BUILD = ["--grundys-values", "300000", "--octal-values", "256", "--wythoff", "64", "--divisor", "1000",
+               "--rule-values", "4096"]
 STATUS = re.compile(r"tables +(\d+)% \| ([a-z' ]+) (\d+)/(\d+) [0-9.]+k?M?/s \| Grundy (\d+)% [0-9.]+[kM]?/s \| "
                     r"\d+ s, ETA (\d+ s|\d+ min \d\d s|--)")
 
@@ -447,7 +450,7 @@ def t_build_quiet_unless_tty(grundy, builder, tmp):
         if "\n pool = console\n" not in edge + "\n":
             p.append("build.ninja does not run grundy.tables in the console pool: %r" % edge[:300])
         # the default table build, as meson runs it on a first build
-        rc, seen, _ = run_pty([builder, os.path.join(tmp, "default.tables"), "300000", "256"], timeout=90)
+        rc, seen, _ = run_pty([builder, os.path.join(tmp, "default.tables"), "300000", "256", "4096"], timeout=90)
         if rc != 0 or len(list(STATUS.finditer(seen.decode("utf-8", "replace")))) < 2:
             p.append("grundy-tables-default on a terminal: exit %r, %r" % (rc, seen[-400:]))
         # a terminal that does not tell its width gets lines of at most 79 columns
@@ -456,7 +459,7 @@ def t_build_quiet_unless_tty(grundy, builder, tmp):
         if wide:
             p.append("grundy-tables-default: a line wider than 79 columns on a terminal of unknown width: %r"
                      % wide[0])
-        rc, out, err = run([builder, os.path.join(tmp, "default.tables"), "300000", "256"], timeout=90)
+        rc, out, err = run([builder, os.path.join(tmp, "default.tables"), "300000", "256", "4096"], timeout=90)
         if rc != 0 or out or err:
             p.append("grundy-tables-default piped: exit %d, stderr %r (want silence)" % (rc, err[-300:]))
     return p

@@ -1079,8 +1079,8 @@ def t_sighup(binary, grundy, tables, tmp):
         # rebuild in place (grundy tables build writes a temporary file and renames it)
         t0 = time.monotonic()
         b = subprocess.run([grundy, "tables", "build", path, "--grundys-values", "1024", "--octal-values", "256",
-                            "--quiet"], capture_output=True, timeout=120)
-        TAP.diag("grundy tables build (1024 / 256 values) in %.1f s" % (time.monotonic() - t0))
+                            "--rule-values", "4096", "--quiet"], capture_output=True, timeout=120)
+        TAP.diag("grundy tables build (1024 / 256 / 4096 values) in %.1f s" % (time.monotonic() - t0))
         if b.returncode != 0:
             return p + ["grundy tables build: %r" % b.stderr]
         info_b = tables_info(grundy, path)

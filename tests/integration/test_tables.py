@@ -5,8 +5,9 @@ serving from it, and grundyd refusing bad files.
 
 Usage: test_tables.py path/to/grundyd path/to/grundy
 
-- Builds a small table file (--grundys-values 4096 --octal-values 256) in a
-  temporary directory and checks the write is atomic: the target is replaced
+- Builds a small table file (--grundys-values 4096 --octal-values 256
+  --rule-values 4096) in a temporary directory and checks the write is
+  atomic: the target is replaced
   by a new file (a hard link to the old one keeps the old bytes) and no
   temporary file is left behind.
 - Starts grundyd on 127.0.0.1 --port 0 with it: GET /v1/tables lists every
@@ -50,6 +51,7 @@ WATCHDOG_SECONDS = 150
 E18 = 10**18
 SMALL_GRUNDYS = 4096
 SMALL_OCTAL = 256
+SMALL_RULES = 4096  # the rule-defined sets' parts take seconds at their own sizes
 EXIT_WAIT = 5  # seconds a refusing daemon may take to exit
 
 # Reference facts (references.md): (preperiod, period) of the named octal games.
@@ -165,7 +167,7 @@ def t_build_atomic(grundy, tmp, path):
     os.link(path, link)
     old_ino = os.stat(path).st_ino
     rc, out, err = run([grundy, "tables", "build", path, "--grundys-values", str(SMALL_GRUNDYS),
-                        "--octal-values", str(SMALL_OCTAL), "--quiet"])
+                        "--octal-values", str(SMALL_OCTAL), "--rule-values", str(SMALL_RULES), "--quiet"])
     if rc != 0:
         return ["grundy tables build exited %d: %s" % (rc, err.strip())]
     if out or err:
@@ -198,7 +200,7 @@ def t_build_progress(grundy, tmp):
     p = []
     path = os.path.join(tmp, "progress.tables")
     rc, out, err = run([grundy, "tables", "build", path, "--grundys-values", "512",
-                        "--octal-values", "64", "--progress"])
+                        "--octal-values", "64", "--rule-values", "64", "--progress"])
     if rc != 0:
         return ["build exited %d: %s" % (rc, err.strip())]
     for part in ("octal games 0.d1d2d3", "named octal games", "subtraction sets", "Wythoff values",
