@@ -92,10 +92,59 @@ build_and_test() {
     fi
 }
 
+# sanitizer_env: the environment of the sanitized builds' table files and
+# tests (never of the normal build's).
+sanitizer_env() {
+    # Sanitizer reports end the process (an abort the test sees as a crash or
+    # a dropped connection); UBSan does not recover. LeakSanitizer is on.
+    # ASan's quarantine of freed memory is 32 MB rather than 256 MB: the
+    # tests that bound grundyd's memory while it streams would otherwise
+    # measure the quarantine.
+    export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:quarantine_size_mb=32:print_summary=1
+    export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+    export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+    export CK_TIMEOUT_MULTIPLIER=10 # Check's own 4 s per test case
+    # The daemons the tests start get 20 s of CPU per query (batches 4 times
+    # that) rather than 1 s: sanitized code runs several times slower, and a
+    # query the normal build answers within its deadline must still be
+    # answered. Tests that set --query-cpu-ms themselves are unaffected.
+    export GRUNDYD_QUERY_CPU_MS=20000
+    # The integration tests' check of every response against openapi.yaml
+    # (scripts/validate-responses.mjs) ran in the normal build's stage; the
+    # sanitized builds answer with the same code, so it is skipped here.
+    export GRUNDY_RESPONSE_CHECK=0
+}
+
+# The sanitized trees. A smaller table file than the default (built by the
+# sanitized builder, which is slow): the tests that need the full default
+# one skip. TSan's has the rule-defined sets' parts cut to 4,096 heaps
+# (-Dtables_rule_values: at their own sizes the TSan-built builder spends a
+# minute on them, and none of its tests asks for them past that).
+asan="build-test-asan"
+tsan="build-test-tsan"
+sanitize_args=(-Dbuildtype=debugoptimized -Dwerror=false
+               -Dtables_grundys_values=65536 -Dtables_octal_values=1024)
+asan_args=(-Db_sanitize=address,undefined -Db_lundef=false
+           "-Dc_args=-fno-omit-frame-pointer -fno-sanitize-recover=all")
+tsan_args=(-Dtables_rule_values=4096 -Db_sanitize=thread "-Dc_args=-fno-omit-frame-pointer")
+sanitized_build=""
+
 # 1. The normal build: warnings are errors; the default table file.
 t0=$SECONDS
 build="build-test"
 configure "$build" -Dwerror=true -Dbuildtype=debugoptimized
+# The sanitized trees compile (and build their table files) in the
+# background at the lowest CPU priority: they take the time the normal
+# stage leaves idle (its table build's single-threaded end, the tests that
+# wait on timeouts, the browser and the container image) and yield the rest.
+if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
+    configure "$asan" "${sanitize_args[@]}" "${asan_args[@]}"
+    configure "$tsan" "${sanitize_args[@]}" "${tsan_args[@]}"
+    (sanitizer_env
+     nice -n 19 ninja -C "$asan" >"$asan/background-build.log" 2>&1
+     nice -n 19 ninja -C "$tsan" grundyd grundy grundy.tables >"$tsan/background-build.log" 2>&1) &
+    sanitized_build=$!
+fi
 build_and_test "gcc" "$build" ""
 stage_done "build and test" "$t0"
 
@@ -127,37 +176,13 @@ scripts/manifests-test.sh "$build/manifests.tap" "$build/grundyd" || status=1
 stage_done "deployment manifests" "$t0"
 
 if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
-    # Sanitizer reports end the process (an abort the test sees as a crash or
-    # a dropped connection); UBSan does not recover. LeakSanitizer is on.
-    # ASan's quarantine of freed memory is 32 MB rather than 256 MB: the
-    # tests that bound grundyd's memory while it streams would otherwise
-    # measure the quarantine.
-    export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:quarantine_size_mb=32:print_summary=1
-    export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
-    export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
-    export CK_TIMEOUT_MULTIPLIER=10 # Check's own 4 s per test case
-    # The daemons the tests start get 20 s of CPU per query (batches 4 times
-    # that) rather than 1 s: sanitized code runs several times slower, and a
-    # query the normal build answers within its deadline must still be
-    # answered. Tests that set --query-cpu-ms themselves are unaffected.
-    export GRUNDYD_QUERY_CPU_MS=20000
-    # The integration tests' check of every response against openapi.yaml
-    # (scripts/validate-responses.mjs) ran in the normal build's stage; the
-    # sanitized builds answer with the same code, so it is skipped here.
-    export GRUNDY_RESPONSE_CHECK=0
-    # A smaller table file than the default (built by the sanitized builder,
-    # which is slow): the tests that need the full default one skip.
-    sanitize_args=(-Dbuildtype=debugoptimized -Dwerror=false
-                   -Dtables_grundys_values=65536 -Dtables_octal_values=1024)
-    cflags="-fno-omit-frame-pointer -fno-sanitize-recover=all"
-
     # 2. The whole suite under ASan + UBSan, but for the tests of suite
     #    no-binary (the OpenAPI lint, count-tests.py's own test), which run
-    #    none of the code built.
+    #    none of the code built. The background build is waited for; the
+    #    foreground ninja then has nothing left to do, or shows its errors.
     t0=$SECONDS
-    asan="build-test-asan"
-    configure "$asan" "${sanitize_args[@]}" -Db_sanitize=address,undefined -Db_lundef=false \
-        "-Dc_args=$cflags"
+    sanitizer_env
+    wait "$sanitized_build" || true
     build_and_test "asan+ubsan" "$asan" "" --timeout-multiplier 3 --no-suite no-binary
     stage_done "ASan+UBSan build and test" "$t0"
 
@@ -166,19 +191,13 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     #    drain, the access log's writer, gzip streams, the acceptor thread
     #    against libmicrohttpd's): http, service, access-log,
     #    http-conventions, front. (test_scores, which loads the pool
-    #    with score games that share no state, is left to the other runs.) Only the binaries and the table file
-    #    they need are built; building the table file runs the builder's
-    #    threads under TSan too, with the rule-defined sets' parts cut to
-    #    4,096 heaps (-Dtables_rule_values: at their own sizes the TSan-built
-    #    builder spends a minute on them, and none of these tests asks for
-    #    them past that). Left out: test_cli (its bound on grundy
-    #    batch's memory, 3/4 of a 200 MB input, is below TSan's own
-    #    footprint) and test_tables.py (three table builds by the TSan-built
+    #    with score games that share no state, is left to the other runs.)
+    #    Only the binaries and the table file they need are built; building
+    #    the table file runs the builder's threads under TSan too. Left
+    #    out: test_cli (its bound on grundy batch's memory, 3/4 of a 200 MB
+    #    input, is below TSan's own footprint) and test_tables.py (three table builds by the TSan-built
     #    builder, about 40 s each, come within seconds of its 150 s watchdog).
     t0=$SECONDS
-    tsan="build-test-tsan"
-    configure "$tsan" "${sanitize_args[@]}" -Dtables_rule_values=4096 -Db_sanitize=thread \
-        "-Dc_args=-fno-omit-frame-pointer"
     build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" \
         --no-rebuild --timeout-multiplier 3 http service access-log http-conventions front
     stage_done "TSan build and HTTP tests" "$t0"
