@@ -24,8 +24,8 @@ typedef struct gr_build_options {
 
 void gr_build_options_default(gr_build_options *o);
 
-/* At most n values in each rule-defined set's sections (Grundy values and
- * win/loss): a smaller file built in a fraction of the default's time, as
+/* Each rule-defined set's sections (Grundy values and win/loss) up to heap
+ * n at most: a smaller file built in a fraction of the default's time, as
  * their parts cost the same whatever the other sizes. */
 void gr_build_options_cap_rules(gr_build_options *o, uint64_t n);
 

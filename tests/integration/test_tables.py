@@ -218,6 +218,10 @@ def t_build_progress(grundy, tmp):
     rc, out, err = run([grundy, "tables", "build", path, "--grundys-values", "1"])
     if rc != 2 or os.path.exists(path):
         p.append("--grundys-values 1: exit %d (expected 2), file exists: %s" % (rc, os.path.exists(path)))
+    for bad in ("63", str((1 << 24) + 1), "-1"):
+        rc, out, err = run([grundy, "tables", "build", path, "--rule-values", bad])
+        if rc != 2 or os.path.exists(path) or "--rule-values" not in err:
+            p.append("--rule-values %s: exit %d (expected 2), stderr %r" % (bad, rc, err[:200]))
     return p
 
 
