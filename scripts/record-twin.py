@@ -93,16 +93,17 @@ def convert_explanation(text, steps):
     return text.strip()
 
 
-TEXT_ROOM = 1023  # an explanation's bytes: the old renderer cut or left out what came after
+TEXT_ROOM = 1023  # an explanation's bytes: the old renderer cut what came after, ending it "..."
 
 
 def convert(answer):
     """The old answer in today's format, and its marks: what of it the twin
-    can know (twin_queries.projection). An explanation the old renderer cut
-    short ("...") is known up to its last whole sentence; one within half
-    the room of its end is known as far as it goes, as a sentence that did
-    not fit may have been left out. Winning moves the old search stopped
-    listing when its budget ran out are not known."""
+    can know (twin_queries.projection). An explanation that filled the old
+    renderer's 1,023 bytes is known up to its last whole sentence: a
+    sentence that ran past them was cut ("..."), and every later one left
+    out. Every other explanation is compared whole.
+    Winning moves the old search stopped listing when its budget ran out
+    are not known."""
     answer = dict(answer)
     marks = {}
     if "winning_moves" in answer:
@@ -115,9 +116,9 @@ def convert(answer):
         if "explanation" in answer:
             old = answer["explanation"]
             text = convert_explanation(old, old_steps)
-            if len(old.encode()) >= TEXT_ROOM - 3 and old.endswith("..."):
-                text = text[:text.rfind(". ") + 1]
-            if len(old.encode()) > TEXT_ROOM // 2:
+            if len(old.encode()) == TEXT_ROOM:
+                if old.endswith("..."):
+                    text = text[:text.rfind(". ") + 1]
                 marks["explanation"] = len(text)
             answer["explanation"] = text
     return answer, marks
@@ -129,12 +130,11 @@ def catalogue_examples(grundy):
 
 
 def answers(grundy, tables, queries):
-    lines = "".join(json.dumps(q, separators=(",", ":")) + "\n" for q in queries)
-    out = subprocess.run([grundy, "batch", "--tables", tables, "-"], input=lines, capture_output=True,
-                         text=True).stdout.splitlines()
+    out = subprocess.run([grundy, "batch", "--tables", tables, "-"], input=twin_queries.query_lines(queries),
+                         capture_output=True, encoding="utf-8").stdout.splitlines()
     if len(out) != len(queries):
         sys.exit("record-twin.py: %d answers to %d queries" % (len(out), len(queries)))
-    return [json.loads(line) for line in out]
+    return [twin_queries.strict_parse(line) for line in out]
 
 
 def main():
@@ -157,6 +157,7 @@ def main():
                 "# the catalogue examples, then one hash per query of twin_queries.queries().\n")
         for q in examples:
             f.write("example %s\n" % json.dumps(q, separators=(",", ":")))
+        f.write("queries %s\n" % twin_queries.queries_digest(queries))
         for a in old:
             new, marks = convert(a)
             f.write(" ".join([twin_queries.digest(new, marks)] + ["%s:%s" % m for m in sorted(marks.items())]) + "\n")

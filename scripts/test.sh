@@ -64,8 +64,10 @@ configure() {
     elif [ "$(configured_node "$dir")" != "$(command -v node || true)" ]; then
         echo "test.sh: $dir: configuring again for $(command -v node || echo 'no node')"
         meson setup --reconfigure "$dir" "$@" >/dev/null
-    else
-        meson configure "$dir" "$@" >/dev/null
+    elif ! meson configure "$dir" "$@" >/dev/null 2>&1; then
+        # an option newer than DIR's configuration (meson configure does
+        # not read meson_options.txt again)
+        meson setup --reconfigure "$dir" "$@" >/dev/null
     fi
 }
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 """The queries of the writer's twin (test_twin.py, scripts/record-twin.py):
 every catalogue example, then COUNT seeded random positions of each game, in
-a fixed order. The same seed gives the same lines on every machine (Python's
-random.Random with integer arguments is stable across versions), so the
-answers recorded from the tree-building renderer (d02212c) and the ones the
-writer gives now are answers to the same queries."""
+a fixed order. The record holds the hash of the query lines, and the test
+checks it first: Python promises the same random() sequence for a seed, not
+the same randint() or sample() in every version, and a drift must read as
+that, not as a writer fault."""
 import hashlib
 import json
 import random
@@ -200,12 +200,31 @@ def queries(catalogue_examples, count=COUNT):
 BUDGET_NOTE = "the positions after some moves were not answered within the compute budget"
 
 
+def query_lines(queries):
+    return "".join(json.dumps(q, separators=(",", ":")) + "\n" for q in queries)
+
+
+def queries_digest(queries):
+    return hashlib.sha256(query_lines(queries).encode()).hexdigest()
+
+
+def strict_parse(line):
+    """An answer line parsed with every object's members unique: a member
+    written twice is a writer fault that a plain parse would hide."""
+    def unique(pairs):
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise ValueError("a member written twice: %s" % sorted(k for k in keys if keys.count(k) > 1))
+        return dict(pairs)
+    return json.loads(line, object_pairs_hook=unique)
+
+
 def projection(answer, marks):
     """What the twin compares of an answer: its whole parse, but only the
-    first marks["explanation"] characters of its explanation, and no winning
-    moves when marks["winning"] says the old search ran out of budget
-    (today's evaluates the positions in memory and finds them; the
-    test_why_*.py scripts replay every one)."""
+    first marks["explanation"] characters of its explanation, and no
+    winning_moves member when marks["winning"] says the old search ran out of
+    budget (today's evaluates the positions in memory and finds more of
+    them; these answers' winning moves are checked by no other test)."""
     answer = dict(answer)
     if marks.get("winning") == "budget":
         answer.pop("winning_moves", None)
