@@ -12,7 +12,7 @@
 #   TABLES: the table file both are answered from (the normal build's grundy.tables)
 #   OUT: default tests/data/twin-answers.txt
 # With --show N it prints query N's converted old answer instead.
-import json, os, re, subprocess, sys
+import json, os, re, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "tests", "integration"))
@@ -124,14 +124,8 @@ def convert(answer):
     return answer, marks
 
 
-def catalogue_examples(grundy):
-    out = subprocess.run([grundy, "games", "--json"], capture_output=True, text=True, check=True).stdout
-    return [g["example"] for g in json.loads(out)["games"]]
-
-
 def answers(grundy, tables, queries):
-    out = subprocess.run([grundy, "batch", "--tables", tables, "-"], input=twin_queries.query_lines(queries),
-                         capture_output=True, encoding="utf-8").stdout.splitlines()
+    out = twin_queries.answer_lines(grundy, tables, queries).stdout.splitlines()
     if len(out) != len(queries):
         sys.exit("record-twin.py: %d answers to %d queries" % (len(out), len(queries)))
     return [twin_queries.strict_parse(line) for line in out]
@@ -146,7 +140,7 @@ def main():
         sys.exit(__doc__ or "usage: record-twin.py [--show N] OLD_GRUNDY TABLES [OUT]")
     grundy, tables = args[0], args[1]
     out = args[2] if len(args) > 2 else os.path.join(root, "tests", "data", "twin-answers.txt")
-    examples = catalogue_examples(grundy)
+    examples = twin_queries.catalogue_examples(grundy)
     queries = twin_queries.queries(examples)
     old = answers(grundy, tables, queries)
     if show is not None:

@@ -17,7 +17,6 @@ out of them)."""
 
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,8 +46,7 @@ def read_record():
 
 def answer_all(grundy, tables, queries):
     """Today's answers, or a sentence saying why there are none."""
-    out = subprocess.run([grundy, "batch", "--tables", tables, "-"], input=twin_queries.query_lines(queries),
-                         capture_output=True, encoding="utf-8", timeout=240)
+    out = twin_queries.answer_lines(grundy, tables, queries)
     lines = out.stdout.splitlines()
     if len(lines) != len(queries):
         return None, "%d answers to %d queries; grundy batch exited %d: %s" % (
@@ -60,8 +58,7 @@ def answer_all(grundy, tables, queries):
 
 
 def examples_recorded(grundy, examples):
-    out = subprocess.run([grundy, "games", "--json"], capture_output=True, encoding="utf-8", check=True).stdout
-    today = [g["example"] for g in json.loads(out)["games"]]
+    today = twin_queries.catalogue_examples(grundy)
     missing = [json.dumps(q) for q in today if q not in examples]
     return ["not in the record (record again): " + q for q in missing]
 

@@ -8,6 +8,9 @@ that, not as a writer fault."""
 import hashlib
 import json
 import random
+import subprocess
+
+import brute
 
 SEED = 2026
 COUNT = 2000
@@ -137,20 +140,9 @@ def board(r, cells, k_rows):
     return "".join(cells)
 
 
-def lines(rows, cols, k):
-    out = []
-    for y in range(rows):
-        for x in range(cols):
-            for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                cells = [(y + i * dy, x + i * dx) for i in range(k)]
-                if all(0 <= a < rows and 0 <= b < cols for a, b in cells):
-                    out.append([a * cols + b for a, b in cells])
-    return out
-
-
 def finished(rows, cols, k):
-    every = lines(rows, cols, k)
-    return lambda cells: any(cells[l[0]] != "." and all(cells[i] == cells[l[0]] for i in l) for l in every)
+    every = brute.mnk_lines(rows, cols, k)
+    return lambda cells: brute.mnk_has_line(cells, "X", every) or brute.mnk_has_line(cells, "O", every)
 
 
 def tictactoe(r):
@@ -244,3 +236,16 @@ def digest(answer, marks):
 def read_marks(fields):
     """A record line's marks: "key:value" words after the hash."""
     return dict(f.split(":", 1) for f in fields)
+
+
+def catalogue_examples(grundy):
+    """The example query of each game, as `grundy games --json` lists them."""
+    out = subprocess.run([grundy, "games", "--json"], capture_output=True, encoding="utf-8", check=True).stdout
+    return [g["example"] for g in json.loads(out)["games"]]
+
+
+def answer_lines(grundy, tables, queries):
+    """`grundy batch -` over the queries: the finished process (its stdout
+    one answer line per query)."""
+    return subprocess.run([grundy, "batch", "--tables", tables, "-"], input=query_lines(queries),
+                          capture_output=True, encoding="utf-8", timeout=240)
