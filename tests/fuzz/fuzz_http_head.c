@@ -131,9 +131,18 @@ static void start_once(void)
 
 static const char *header(const char *head, const char *end, const char *name, size_t *vlen);
 
+/* Whether the answer whose status line starts at p has no body whatever its
+ * headers say (RFC 9112, section 6.3): a 204 or a 304. What follows its head
+ * on the connection is the answer to the next request. */
+static bool bodiless_status(const char *p)
+{
+    return strncmp(p + 8, " 204 ", 5) == 0 || strncmp(p + 8, " 304 ", 5) == 0;
+}
+
 /* Whether out holds a whole final answer framed by its Content-Length
- * (just its head when it answers HEAD): the daemon may keep the connection
- * open for the next request after it, up to its idle timeout. */
+ * (just its head when it answers HEAD or has no body): the daemon may keep
+ * the connection open for the next request after it, up to its idle
+ * timeout. */
 static bool answer_complete(const char *out, size_t len, bool head_request)
 {
     const char *p = out;
@@ -145,11 +154,13 @@ static bool answer_complete(const char *out, size_t len, bool head_request)
             p = end + 4; /* 100 Continue: the answer follows */
             continue;
         }
+        if (head_request || bodiless_status(p))
+            return true;
         size_t vlen;
         const char *clen = header(p, end, "Content-Length", &vlen);
         if (!clen)
             return false;
-        return head_request || len - (size_t)(end + 4 - out) >= strtoul(clen, NULL, 10);
+        return len - (size_t)(end + 4 - out) >= strtoul(clen, NULL, 10);
     }
 }
 
@@ -220,8 +231,8 @@ static void check_not_mhd_own(const char *out, bool chunked)
     const char *p = out, *end;
     while ((end = strstr(p, "\r\n\r\n")) && strncmp(p + 8, " 1", 2) == 0)
         p = end + 4;
-    if (!end)
-        return;
+    if (!end || bodiless_status(p))
+        return; /* a bodiless answer's next bytes are the next request's */
     const char *body = end + 4;
     if (strncmp(body, "HTTP/1.", 7) == 0) {
         fprintf(stderr, "fuzz_http_head: the answer's head was sent twice: %.80s\n", out);

@@ -50,6 +50,9 @@ if [ -z "$runs" ]; then
 fi
 if [ $rc -ne 0 ]; then
     echo "not ok 1 - fuzz the request head for $seconds s: exit $rc after ${runs:-?} inputs"
+    # The verdict and the input first (a summary shows a failure's first
+    # lines), as base64: `base64 -d` of it replays with fuzz_http_head_replay.
+    grep -E '^(fuzz_http_head:|==[0-9]+==ERROR|SUMMARY:|Base64:)|runtime error:' fuzz.log | sed 's/^/# /'
     grep -v 'event=httpd' fuzz.log | tail -40 | sed 's/^/# /'
     exit 1
 fi
