@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """POST /v1/moves for staircase, wythoff, fibonacci, divisor and coins,
-through `grundy moves 'JSON'` (which answers exactly as the endpoint),
-against the brute force of brute.py. Usage: test_moves_impartial.py
-path/to/grundy. Prints TAP.
+sent to one grundyd over keep-alive connections, against the brute force of
+brute.py. Usage: test_moves_impartial.py path/to/grundy path/to/grundyd.
+Prints TAP.
 
 For every position up to a small bound (every stair list of up to 5 stairs
 of up to 3 coins, both Wythoff piles up to 11, Fibonacci nim up to 20 with
@@ -21,10 +21,11 @@ with an exact total and the canonical first pages, and fail with a 422
 where the answer cannot be given. None of these games answers misere play:
 that is a 422 here as in /v1/analyze.
 
-The calls run without the table file (GRUNDYD_TABLES names a missing file):
-each call would otherwise spend some 50 ms indexing it; a sample is run with
-the table file too and must answer the same bytes. Every answer is recorded
-as a /v1/moves response and held to openapi.yaml at the end."""
+The daemon serves the build's table file. A sample is answered by `grundy
+moves 'JSON'` both with it and without any table file (GRUNDYD_TABLES names
+a missing file, so every value is computed on demand), and each must be the
+daemon's answer byte for byte. Every answer is recorded as a /v1/moves
+response and held to openapi.yaml at the end."""
 
 import collections
 import concurrent.futures
@@ -35,13 +36,16 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
-from harness import Tap, record_response, run_main  # noqa: E402
+from harness import Client, Daemon, Tap, record_response, run_main  # noqa: E402
 
 GRUNDY = None
+PORT = None
+LOCAL = threading.local()
 TAP = Tap()
 INT_MAX = 2**63 - 1
 E18 = 10**18
@@ -56,18 +60,28 @@ STATUS = {"overloaded": 503, "internal": 500}  # every other error here is a 422
 # talking to the CLI
 
 
-def moves(query, tables=False):
-    """`grundy moves JSON`: (answer, raw bytes, seconds), recorded as a
-    POST /v1/moves response."""
-    t0 = time.monotonic()
+def moves(query):
+    """POST /v1/moves of query to the daemon: (answer, raw bytes, seconds),
+    on this thread's keep-alive connection."""
+    c = getattr(LOCAL, "client", None)
+    if c is None:
+        c = LOCAL.client = Client(PORT, timeout=CALL_TIMEOUT)
+    r = c.request("POST", "/v1/moves", query)
+    a = json.loads(r.raw.decode())
+    want = STATUS.get(a["error"]["code"], 422) if "error" in a else 200
+    if r.status != want:
+        raise RuntimeError(show(query, "status %d for %s" % (r.status, r.raw[:200])))
+    return a, r.raw, r.elapsed
+
+
+def moves_cli(query, tables):
+    """`grundy moves JSON`'s answer bytes, with the table file or without."""
     out = subprocess.run([GRUNDY, "moves", json.dumps(query)], capture_output=True,
                          timeout=CALL_TIMEOUT, env=None if tables else NO_TABLES)
-    dt = time.monotonic() - t0
     raw = out.stdout.rstrip(b"\n")
-    a = json.loads(raw.decode())
-    status = STATUS.get(a["error"]["code"], 422) if "error" in a else 200
+    status = 200 if out.returncode == 0 else STATUS.get(json.loads(raw.decode())["error"]["code"], 422)
     record_response("POST", "/v1/moves", status, [("Content-Type", "application/json")], raw)
-    return a, raw, dt
+    return raw
 
 
 def moves_many(queries):
@@ -554,25 +568,25 @@ def t_misere():
     return p
 
 
-def t_tables(queries):
-    """With the table file the answers are the same bytes."""
-    exe_dir = os.path.dirname(os.path.abspath(GRUNDY))
-    if not os.path.exists(os.path.join(exe_dir, "grundy.tables")) and not os.environ.get("GRUNDYD_TABLES"):
-        return None
+def t_cli(queries, tables):
+    """`grundy moves` prints the daemon's bytes, with the table file or
+    without one."""
     p = []
     for q in queries:
-        _, plain, _ = moves(q)
-        _, with_tables, _ = moves(q, tables=True)
-        if plain != with_tables:
-            p.append(show(q, "%s without the table file, %s with it" % (plain[:200], with_tables[:200])))
+        _, served, _ = moves(q)
+        printed = moves_cli(q, tables)
+        if printed != served:
+            p.append(show(q, "grundy moves %s, the daemon %s" % (printed[:200], served[:200])))
     return p
 
 
 def body():
-    global GRUNDY
+    global GRUNDY, PORT
     GRUNDY = sys.argv[1]
     tmp = tempfile.mkdtemp(prefix="grundy-moves-")
     NO_TABLES.update(os.environ, GRUNDYD_TABLES=os.path.join(tmp, "absent.tables"))
+    daemon = Daemon(sys.argv[2], "--threads", "2")
+    PORT = daemon.port
     rng = random.Random(20261126)
     games = [("staircase", staircase_positions()), ("wythoff", wythoff_positions()),
              ("fibonacci", fibonacci_positions()), ("divisor", divisor_positions()),
@@ -596,11 +610,10 @@ def body():
             "too long a run and too many moves are 422s", t_large_coins)
     TAP.run("misere play is refused as by /v1/analyze; normal play listed", t_misere)
     sample = [q for _, qs in games for q in qs[::len(qs) // 6]]
-    problems = t_tables(sample)
-    if problems is None:
-        TAP.skip("the table file changes no answer", "no table file beside %s" % GRUNDY)
-    else:
-        TAP.result(not problems, "the table file changes no answer (%d positions)" % len(sample), problems)
+    TAP.run("grundy moves prints the daemon's answer, with the table file (%d positions)" % len(sample),
+            t_cli, sample, True)
+    TAP.run("... and without any table file (%d positions)" % len(sample), t_cli, sample, False)
+    daemon.stop()
 
 
 if __name__ == "__main__":
