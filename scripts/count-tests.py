@@ -106,18 +106,25 @@ def main(args):
     runs = [a.split("=", 1) if "=" in a and not os.path.exists(a) else [None, a] for a in args]
     total = [0, 0, 0]
     width = max(len(label or path) for label, path in runs)
-    lines, named = [], []
+    # one line per label: the logs of a label (tests run beside each other)
+    # are counted together
+    per_label, named = {}, []
     for label, path in runs:
         if os.path.exists(path):
             *c, failed = count_tap(path) if path.endswith(".tap") else count(path)
-            text = line(*c)
+            missing = False
         else:
-            c, failed = (0, 1, 0), ["no test log"]
-            text = "no test log (the build or its setup failed): " + line(*c)
+            c, failed, missing = (0, 1, 0), ["no test log"], True
         named += [f"failed: {label or path}: {f}" for f in failed]
         total = [a + b for a, b in zip(total, c)]
-        if len(runs) > 1 or label:
-            lines.append(f"{(label or path) + ':':<{width + 1}} {text}")
+        seen = per_label.setdefault(label or path, [[0, 0, 0], False])
+        seen[0] = [a + b for a, b in zip(seen[0], c)]
+        seen[1] = seen[1] or missing
+    lines = []
+    if len(runs) > 1 or runs[0][0]:
+        for name, (c, missing) in per_label.items():
+            text = ("no test log (the build or its setup failed): " if missing else "") + line(*c)
+            lines.append(f"{name + ':':<{width + 1}} {text}")
     for n in named[:MAX_NAMED]:
         print("\n".join(part[:300] for part in n.split("\n")))
     if len(named) > MAX_NAMED:

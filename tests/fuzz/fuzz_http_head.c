@@ -79,7 +79,9 @@ static int dial(void)
     setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     if (connect(s, (struct sockaddr *)&a, sizeof a) != 0) {
+        int err = errno;
         close(s);
+        errno = err;
         return -1;
     }
     return s;
@@ -272,7 +274,7 @@ static void check_alive(void)
     int s = dial();
     static const char get[] = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     if (s < 0 || send(s, get, sizeof get - 1, MSG_NOSIGNAL) != (ssize_t)(sizeof get - 1)) {
-        fprintf(stderr, "fuzz_http_head: the daemon takes no connection\n");
+        fprintf(stderr, "fuzz_http_head: the daemon takes no connection: %s\n", strerror(errno));
         abort();
     }
     char out[1024];
@@ -294,8 +296,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 65536)
         return 0;
     int s = dial();
-    if (s < 0)
+    if (s < 0) {
+        fprintf(stderr, "fuzz_http_head: connecting to the daemon failed: %s\n", strerror(errno));
         abort();
+    }
     size_t sent = 0;
     while (sent < size) {
         ssize_t n = send(s, data + sent, size - sent, MSG_NOSIGNAL);

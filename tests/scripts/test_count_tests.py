@@ -94,13 +94,24 @@ def t_no_plan(d):
     return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
 
 
+def t_label_merged(d):
+    """Two logs of one label (tests run beside each other) make one line."""
+    first = meson_log(d, [("service", "OK", "ok 1 - a\nok 2 - b\n1..2\n")])
+    second = write(d, "testlog-front.json", json.dumps(
+        {"name": "front", "result": "FAIL", "stdout": "not ok 1 - c\n1..1\n"}) + "\n")
+    rc, out = run("tsan=" + first, "tsan=" + second)
+    want = ["failed: tsan: front: not ok 1 - c", "tsan: 2 passed, 1 failed", "total: 2 passed, 1 failed"]
+    return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
+
+
 def main():
     tap = Tap()
     for name, fn in [("every case passes: counts, no failed lines, exit 0", t_all_pass),
                      ("each failure is named before the counts, exit 1", t_failures_named),
                      ("at most 20 failures are named, the rest counted", t_names_bounded),
                      ("a failure's first 6 diagnostic lines follow its name, up to its # took line", t_diagnostics_bounded),
-                     ("a TAP stage with no plan line stopped early: one failure", t_no_plan)]:
+                     ("a TAP stage with no plan line stopped early: one failure", t_no_plan),
+                     ("the logs of one label are counted on one line", t_label_merged)]:
         with tempfile.TemporaryDirectory() as d:
             tap.run(name, fn, d)
     tap.finish()
