@@ -3,8 +3,9 @@
 # Installs dependencies, builds with warnings as errors, and runs every test:
 # Check unit tests, HTTP and CLI integration tests against the real binaries,
 # the OpenAPI lint and response validation, and the fuzz corpora. Then runs
-# the whole suite again built with AddressSanitizer and UndefinedBehavior-
-# Sanitizer, and the tests that start grundyd with ThreadSanitizer; any
+# the suite again built with AddressSanitizer and UndefinedBehavior-
+# Sanitizer (all but suite exhaustive, whose time is its own brute force),
+# and the tests that start grundyd with ThreadSanitizer; any
 # sanitizer report fails the test it happens in. Prints each stage's time,
 # a "failed: LABEL: TEST: ..." line for each failed case (with the first
 # diagnostic lines its test printed), then
