@@ -10,8 +10,9 @@ known gap) counts as skipped, passing or not.
     count-tests.py [LABEL=]testlog.json|stage.tap ...
 
 With one log and no label, prints the closing line "N passed, N failed".
-Otherwise prints "LABEL: N passed, N failed" per log (a missing log, from a
-build that failed, counts as one failure) and a closing line
+Otherwise prints "LABEL: N passed, N failed" per label, the logs of one
+label (tests run beside each other) counted together (a missing log, from a
+build that failed, counts as one failure and names its path) and a closing line
 "total: N passed, N failed". Before these, each failed case gets a line
 "failed: LABEL: TEST: its TAP line" (at most MAX_NAMED of them), so that
 the tail of a long run says what failed, followed by the first MAX_DIAG
@@ -114,7 +115,7 @@ def main(args):
             *c, failed = count_tap(path) if path.endswith(".tap") else count(path)
             missing = False
         else:
-            c, failed, missing = (0, 1, 0), ["no test log"], True
+            c, failed, missing = (0, 1, 0), ["no test log " + path], True
         named += [f"failed: {label or path}: {f}" for f in failed]
         total = [a + b for a, b in zip(total, c)]
         seen = per_label.setdefault(label or path, [[0, 0, 0], False])

@@ -223,7 +223,10 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     #    builder, about 40 s each, come within seconds of its 150 s watchdog).
     #    front mostly waits on the daemon's timeouts (2 s of CPU in 30 s)
     #    and runs beside the others, which meson runs one at a time.
+    #    (front therefore runs beside tests declared is_parallel : false:
+    #    it takes 2 s of CPU, and held its bounds with both cores loaded.)
     t0=$SECONDS
+    rm -f "$tsan/meson-logs/testlog.json"
     if ninja -C "$tsan" grundyd grundy grundy.tables; then
         test_beside "tsan" "$tsan" testlog-front --timeout-multiplier 3 front
         build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" --no-rebuild \

@@ -10,13 +10,16 @@
  *   (a Transfer-Encoding it cannot read once hung until the idle timeout);
  * - what comes back does not start with an HTTP/1.x status line;
  * - a JSON answer (Content-Type application/json, with a Content-Length)
- *   is not one object, "{...}", of that length, unless it answers HEAD;
+ *   is not one object, "{...}", of that length, unless it has no body (it
+ *   answers HEAD, or is a 204 or 304: RFC 9112, section 6.3);
  * - every 64 inputs, and at the last, GET /healthz on a new connection is
  *   not a 200 (the daemon is wedged or lost its slots).
  *
  * - the answer to the first request is libmicrohttpd's own (its HTML error
  *   page, or a second status line where the body should start, as after a
- *   bad Content-Length): the acceptor answers those heads itself. The one
+ *   bad Content-Length; not looked for after an answer without a body,
+ *   where the next bytes are the next request's answer): the acceptor
+ *   answers those heads itself. The one
  *   exception is a chunked body, whose chunks past the bytes the acceptor
  *   peeked are libmicrohttpd's to judge (README.md, "The front door").
  *
@@ -133,12 +136,20 @@ static void start_once(void)
 
 static const char *header(const char *head, const char *end, const char *name, size_t *vlen);
 
-/* Whether the answer whose status line starts at p has no body whatever its
+/* Whether the head [p, end) has a status code starting with code (" 1",
+ * " 204 "): what follows "HTTP/1.x" on its status line. */
+static bool status_is(const char *p, const char *end, const char *code)
+{
+    size_t n = strlen(code);
+    return (size_t)(end - p) >= 8 + n && strncmp(p + 8, code, n) == 0;
+}
+
+/* Whether the answer whose head is [p, end) has no body whatever its
  * headers say (RFC 9112, section 6.3): a 204 or a 304. What follows its head
  * on the connection is the answer to the next request. */
-static bool bodiless_status(const char *p)
+static bool bodiless_status(const char *p, const char *end)
 {
-    return strncmp(p + 8, " 204 ", 5) == 0 || strncmp(p + 8, " 304 ", 5) == 0;
+    return status_is(p, end, " 204 ") || status_is(p, end, " 304 ");
 }
 
 /* Whether out holds a whole final answer framed by its Content-Length
@@ -152,11 +163,11 @@ static bool answer_complete(const char *out, size_t len, bool head_request)
         const char *end = strstr(p, "\r\n\r\n");
         if (!end)
             return false;
-        if (len - (size_t)(p - out) > 12 && strncmp(p + 8, " 1", 2) == 0) {
+        if (status_is(p, end, " 1")) {
             p = end + 4; /* 100 Continue: the answer follows */
             continue;
         }
-        if (head_request || bodiless_status(p))
+        if (head_request || bodiless_status(p, end))
             return true;
         size_t vlen;
         const char *clen = header(p, end, "Content-Length", &vlen);
@@ -209,13 +220,19 @@ static const char *header(const char *head, const char *end, const char *name, s
 }
 
 /* Where the first request line of the input [data, data + size) starts:
- * after the empty lines a server ignores before it (RFC 9112, section 2.2). */
+ * after the empty lines (LF or CRLF) a server ignores before it (RFC 9112,
+ * section 2.2), as the acceptor skips them. */
 static size_t request_start(const uint8_t *data, size_t size)
 {
     size_t i = 0;
-    while (i < size && (data[i] == '\r' || data[i] == '\n'))
-        i++;
-    return i;
+    for (;;) {
+        if (i < size && data[i] == '\n')
+            i++;
+        else if (i + 1 < size && data[i] == '\r' && data[i + 1] == '\n')
+            i += 2;
+        else
+            return i;
+    }
 }
 
 /* Whether the first head of the input [data, data + size) names a
@@ -241,9 +258,9 @@ static bool first_head_chunked(const uint8_t *data, size_t size)
 static void check_not_mhd_own(const char *out, bool chunked, bool head_request)
 {
     const char *p = out, *end;
-    while ((end = strstr(p, "\r\n\r\n")) && strncmp(p + 8, " 1", 2) == 0)
+    while ((end = strstr(p, "\r\n\r\n")) && status_is(p, end, " 1"))
         p = end + 4;
-    if (!end || head_request || bodiless_status(p))
+    if (!end || head_request || bodiless_status(p, end))
         return; /* a bodiless answer's next bytes are the next request's */
     const char *body = end + 4;
     if (strncmp(body, "HTTP/1.", 7) == 0) {
@@ -269,8 +286,9 @@ static void check_answer(const char *out, size_t len, bool head_request)
     size_t tlen, clen_len;
     const char *type = end ? header(out, end, "Content-Type", &tlen) : NULL;
     const char *clen = end ? header(out, end, "Content-Length", &clen_len) : NULL;
-    if (head_request || !type || strncmp(type, "application/json", 16) != 0 || !clen)
-        return;
+    if (head_request || (end && bodiless_status(out, end)) || !type ||
+        strncmp(type, "application/json", 16) != 0 || !clen)
+        return; /* no body to check (a 304 keeps its 200's Content-Type and length) */
     size_t n = strtoul(clen, NULL, 10), have = len - (size_t)(end + 4 - out);
     const char *body = end + 4;
     if (n == 0 || have < n || body[0] != '{' || body[n - 1] != '}') {

@@ -37,7 +37,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brute  # noqa: E402
@@ -57,7 +56,7 @@ STATUS = {"overloaded": 503, "internal": 500}  # every other error here is a 422
 
 
 # ---------------------------------------------------------------------------
-# talking to the CLI
+# talking to the daemon and the CLI
 
 
 def moves(query):
@@ -75,11 +74,20 @@ def moves(query):
 
 
 def moves_cli(query, tables):
-    """`grundy moves JSON`'s answer bytes, with the table file or without."""
+    """`grundy moves JSON`'s answer bytes, with the table file or without;
+    RuntimeError when it prints no JSON or exits otherwise than its answer
+    says (0 for moves, 1 for an error body)."""
     out = subprocess.run([GRUNDY, "moves", json.dumps(query)], capture_output=True,
                          timeout=CALL_TIMEOUT, env=None if tables else NO_TABLES)
     raw = out.stdout.rstrip(b"\n")
-    status = 200 if out.returncode == 0 else STATUS.get(json.loads(raw.decode())["error"]["code"], 422)
+    try:
+        a = json.loads(raw.decode())
+    except ValueError:
+        raise RuntimeError(show(query, "grundy moves exit %d, no JSON: %r %r"
+                                % (out.returncode, raw[:200], out.stderr[:300])))
+    if out.returncode != (1 if "error" in a else 0):
+        raise RuntimeError(show(query, "grundy moves exit %d for %r" % (out.returncode, raw[:200])))
+    status = STATUS.get(a["error"]["code"], 422) if "error" in a else 200
     record_response("POST", "/v1/moves", status, [("Content-Type", "application/json")], raw)
     return raw
 

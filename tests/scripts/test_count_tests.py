@@ -57,7 +57,7 @@ def t_failures_named(d):
         "failed: gcc: dies-late: TIMEOUT after its last TAP line",
         "failed: browser: not ok 2 - page loads",
         "failed: browser: 1 planned test(s) never ran",
-        "failed: gone: no test log",
+        "failed: gone: no test log " + os.path.join(d, "missing.json"),
         "gcc:     2 passed, 3 failed, 1 skipped",
         "browser: 1 passed, 2 failed",
         "gone:    no test log (the build or its setup failed): 0 passed, 1 failed",
@@ -101,7 +101,12 @@ def t_label_merged(d):
         {"name": "front", "result": "FAIL", "stdout": "not ok 1 - c\n1..1\n"}) + "\n")
     rc, out = run("tsan=" + first, "tsan=" + second)
     want = ["failed: tsan: front: not ok 1 - c", "tsan: 2 passed, 1 failed", "total: 2 passed, 1 failed"]
-    return [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
+    problems = [] if (rc, out) == (1, want) else ["got %r %r" % (rc, out)]
+    gone = os.path.join(d, "testlog-gone.json")
+    rc, out = run("tsan=" + first, "tsan=" + gone)
+    want = ["failed: tsan: no test log " + gone,
+            "tsan: no test log (the build or its setup failed): 2 passed, 1 failed", "total: 2 passed, 1 failed"]
+    return problems + ([] if (rc, out) == (1, want) else ["one log missing: got %r %r" % (rc, out)])
 
 
 def main():
@@ -111,7 +116,7 @@ def main():
                      ("at most 20 failures are named, the rest counted", t_names_bounded),
                      ("a failure's first 6 diagnostic lines follow its name, up to its # took line", t_diagnostics_bounded),
                      ("a TAP stage with no plan line stopped early: one failure", t_no_plan),
-                     ("the logs of one label are counted on one line", t_label_merged)]:
+                     ("the logs of one label are counted on one line, a missing one named", t_label_merged)]:
         with tempfile.TemporaryDirectory() as d:
             tap.run(name, fn, d)
     tap.finish()
