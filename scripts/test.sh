@@ -222,20 +222,15 @@ if [ "${GRUNDY_SANITIZERS:-1}" != 0 ]; then
     #    input, is below TSan's own footprint) and test_tables.py (three table builds by the TSan-built
     #    builder, about 40 s each, come within seconds of its 150 s watchdog).
     #    front mostly waits on the daemon's timeouts (2 s of CPU in 30 s)
-    #    and runs beside the others, which meson runs one at a time.
-    #    (front therefore runs beside tests declared is_parallel : false:
-    #    it takes 2 s of CPU, and held its bounds with both cores loaded.)
+    #    and runs beside the others, though they are declared to run alone:
+    #    its bounds held with both cores loaded. It starts on what the
+    #    background build made (waited for above); if that build failed,
+    #    front fails and the foreground ninja shows why.
     t0=$SECONDS
-    rm -f "$tsan/meson-logs/testlog.json"
-    if ninja -C "$tsan" grundyd grundy grundy.tables; then
-        test_beside "tsan" "$tsan" testlog-front --timeout-multiplier 3 front
-        build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" --no-rebuild \
-            --timeout-multiplier 3 http service access-log http-conventions
-        beside_done
-    else
-        status=1
-        logs+=("tsan=$tsan/meson-logs/testlog.json")
-    fi
+    test_beside "tsan" "$tsan" testlog-front --timeout-multiplier 3 front
+    build_and_test "tsan" "$tsan" "grundyd grundy grundy.tables" --no-rebuild \
+        --timeout-multiplier 3 http service access-log http-conventions
+    beside_done
     stage_done "TSan build and HTTP tests" "$t0"
 fi
 
